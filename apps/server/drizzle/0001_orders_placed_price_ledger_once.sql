@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "placed_price" numeric(24, 10);--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_order_once" ON "ledger_entries" USING btree ("ref_id","type") WHERE "ledger_entries"."ref_type" = 'order';

@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of the environment. Every setting is parsed and validated here once, at start-up;
+ * a bad value stops the process with a one-line reason naming the variable.
+ */
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .url()
+    .refine((value) => protocols.some((p) => value.startsWith(`${p}:`)), {
+      message: `must start with ${protocols.join(': or ')}:`,
+    });
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+  REDIS_URL: url(['redis', 'rediss']).optional(),
+  SMTP_URL: url(['smtp', 'smtps']).optional(),
+  MAIL_FROM: z.string().min(3).default('Pipwise <no-reply@pipwise.local>'),
+  ROLE: z.enum(['all', 'gateway', 'engine']).default('all'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  TRUST_PROXY: boolean.default(false),
+  FEED_SEED: z.coerce.number().int().default(20261121),
+  WEB_DIST: z.string().optional(),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  CAPTCHA_REQUIRED: boolean.default(true),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  role: 'all' | 'gateway' | 'engine';
+  logLevel: string;
+  sessionTtlDays: number;
+  trustProxy: boolean;
+  feedSeed: number;
+  webDist: string | undefined;
+  shutdownGraceMs: number;
+  uploadsDir: string;
+  /** Whether sending a verification code needs a solved image captcha. */
+  captchaRequired: boolean;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = issue?.path.join('.') ?? 'environment';
+    throw new ConfigError(`Invalid ${variable}=${JSON.stringify(present[variable] ?? '')}: ${issue?.message ?? 'invalid value'}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    role: e.ROLE,
+    logLevel: e.LOG_LEVEL,
+    sessionTtlDays: e.SESSION_TTL_DAYS,
+    trustProxy: e.TRUST_PROXY,
+    feedSeed: e.FEED_SEED,
+    webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : undefined,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    uploadsDir: path.join(dataDir, 'uploads'),
+    captchaRequired: e.CAPTCHA_REQUIRED,
+  };
+}

@@ -1,0 +1,44 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { TokenResolver } from './http/auth.js';
+import type { MarketService } from './modules/market/api.js';
+import type { MarketDataSource } from './modules/market/feed.js';
+import type { EventBus } from './realtime/bus.js';
+import type { Hub } from './realtime/hub.js';
+
+/** What every module is built from. */
+export interface CoreDeps {
+  config: Config;
+  database: Database;
+  bus: EventBus;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Where prices come from: the simulated feed with history back-fill (default) or the manual source tests drive. */
+  marketFeed?: { source: 'simulated' | 'manual'; backfill?: boolean };
+}
+
+/**
+ * A bounded context: its routes, and background work it starts after the server is up and stops
+ * before the database closes (in reverse order of the module list).
+ */
+export interface Module {
+  name: string;
+  routes?: (app: FastifyInstance) => Promise<void> | void;
+  /** Called once the HTTP server exists, e.g. to attach the WebSocket upgrade handler. */
+  attach?: (app: FastifyInstance) => void;
+  /** Idempotent reference data (instruments, …); run at every start-up after migrations. */
+  seed?: () => Promise<void>;
+  start?: () => Promise<void>;
+  stop?: () => Promise<void>;
+}
+
+export interface AppContext extends CoreDeps {
+  resolveToken: TokenResolver;
+  modules: Module[];
+  market: MarketService;
+  /** The running price source (a `ManualFeed` when tests chose it). */
+  marketSource: MarketDataSource;
+  hub: Hub;
+}

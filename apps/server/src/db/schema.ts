@@ -1,0 +1,260 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { pgTable } from 'drizzle-orm/pg-core';
+
+/**
+ * One schema for PGlite and PostgreSQL. Money is NUMERIC (drizzle hands it over as a string, which goes
+ * straight into Decimal); ids are bigints read as JS numbers (safe far beyond any realistic count).
+ */
+const id = () => bigserial('id', { mode: 'number' }).primaryKey();
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const money = (name: string) => numeric(name, { precision: 20, scale: 2 });
+const amount6 = (name: string) => numeric(name, { precision: 24, scale: 6 });
+const price = (name: string) => numeric(name, { precision: 24, scale: 10 });
+const userRef = () =>
+  bigint('user_id', { mode: 'number' })
+    .notNull()
+    .references(() => users.id);
+
+// ── accounts ────────────────────────────────────────────────────────────────────────────────────────
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    uid: bigint('uid', { mode: 'number' }).notNull().unique(),
+    email: text('email'),
+    areaId: integer('area_id'),
+    phone: text('phone'),
+    passwordHash: text('password_hash'),
+    isDemo: smallint('is_demo').notNull().default(0),
+    inviteCode: text('invite_code').notNull().unique(),
+    invitedBy: bigint('invited_by', { mode: 'number' }),
+    createdAt: createdAt(),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    uniqueIndex('users_phone_unique').on(t.areaId, t.phone),
+    index('users_invited_by_idx').on(t.invitedBy),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    userId: userRef(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: id(),
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    destination: text('destination').notNull(),
+    purpose: smallint('purpose').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('verification_codes_destination_idx').on(t.destination, t.purpose, t.createdAt)],
+);
+
+export const captchas = pgTable('captchas', {
+  id: text('id').primaryKey(),
+  answerHash: text('answer_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+});
+
+/** Mail and SMS that were sent, or would have been without a provider: the embedded default's inbox. */
+export const outboxMessages = pgTable(
+  'outbox_messages',
+  {
+    id: id(),
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    destination: text('destination').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    delivered: boolean('delivered').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('outbox_destination_idx').on(t.destination, t.createdAt)],
+);
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const areaCodes = pgTable('area_codes', {
+  id: serial('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  globalCode: text('global_code').notNull(),
+});
+
+// ── wallet and ledger ───────────────────────────────────────────────────────────────────────────────
+
+export const wallets = pgTable('wallets', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id),
+  currency: text('currency').notNull().default('USD'),
+  balance: money('balance').notNull().default('0'),
+  lockBalance: money('lock_balance').notNull().default('0'),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Every balance change, in the same transaction as the change. balance = sum(amount) per user. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: id(),
+    userId: userRef(),
+    type: text('type').notNull(),
+    amount: money('amount').notNull(),
+    balanceAfter: money('balance_after').notNull(),
+    memoKey: text('memo_key').notNull(),
+    memoParams: jsonb('memo_params').$type<Record<string, string | number>>().notNull().default({}),
+    refType: text('ref_type'),
+    refId: bigint('ref_id', { mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_user_idx').on(t.userId, t.id),
+    // An order is charged its fee, credited its result and written off at most once each, whatever races.
+    uniqueIndex('ledger_order_once')
+      .on(t.refId, t.type)
+      .where(sql`${t.refType} = 'order'`),
+  ],
+);
+
+/** Idempotency-Key replay store for money-moving calls. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    key: text('key').notNull(),
+    route: text('route').notNull(),
+    response: jsonb('response').$type<unknown>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+// ── market ──────────────────────────────────────────────────────────────────────────────────────────
+
+export const categories = pgTable('categories', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  sort: integer('sort').notNull().default(0),
+  names: jsonb('names').$type<Record<string, string>>().notNull(),
+});
+
+export const instruments = pgTable(
+  'instruments',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull().unique(),
+    showCode: text('show_code').notNull(),
+    name: text('name').notNull(),
+    logo: text('logo').notNull(),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id),
+    baseCurrency: text('base_currency').notNull(),
+    quoteCurrency: text('quote_currency').notNull(),
+    pricePrecision: integer('price_precision').notNull(),
+    lotStep: numeric('lot_step', { precision: 20, scale: 4 }).notNull(),
+    minLots: numeric('min_lots', { precision: 20, scale: 4 }).notNull(),
+    maxLots: numeric('max_lots', { precision: 20, scale: 4 }).notNull(),
+    contractSize: numeric('contract_size', { precision: 24, scale: 6 }).notNull(),
+    feeRate: numeric('fee_rate', { precision: 20, scale: 8 }).notNull(),
+    marginMode: smallint('margin_mode').notNull(),
+    leverages: jsonb('leverages').$type<number[]>().notNull(),
+    spread: price('spread').notNull(),
+    basePrice: price('base_price').notNull(),
+    volatility: numeric('volatility', { precision: 12, scale: 8 }).notNull(),
+    session: text('session').notNull(),
+    sort: integer('sort').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+  },
+  (t) => [index('instruments_category_idx').on(t.categoryId)],
+);
+
+export const klines = pgTable(
+  'klines',
+  {
+    instrumentId: integer('instrument_id')
+      .notNull()
+      .references(() => instruments.id),
+    period: text('period').notNull(),
+    openTime: bigint('open_time', { mode: 'number' }).notNull(),
+    open: price('open').notNull(),
+    high: price('high').notNull(),
+    low: price('low').notNull(),
+    close: price('close').notNull(),
+    volume: numeric('volume', { precision: 24, scale: 4 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.instrumentId, t.period, t.openTime] })],
+);
+
+// ── trading ─────────────────────────────────────────────────────────────────────────────────────────
+
+/** status: 0 pending, 1 holding, 3 history. side: 1 buy, 2 sell. */
+export const orders = pgTable(
+  'orders',
+  {
+    id: id(),
+    userId: userRef(),
+    instrumentId: integer('instrument_id')
+      .notNull()
+      .references(() => instruments.id),
+    side: smallint('side').notNull(),
+    status: smallint('status').notNull(),
+    lots: numeric('lots', { precision: 20, scale: 4 }).notNull(),
+    leverage: integer('leverage').notNull(),
+    targetPrice: price('target_price'),
+    /** The entry-side market price at placement: which side a pending target is on, and OriginPrice. */
+    placedPrice: price('placed_price'),
+    openPrice: price('open_price'),
+    closePrice: price('close_price'),
+    stopLoss: price('stop_loss'),
+    takeProfit: price('take_profit'),
+    margin: amount6('margin').notNull(),
+    fee: money('fee').notNull(),
+    reserved: money('reserved').notNull().default('0'),
+    profit: amount6('profit'),
+    closeReason: text('close_reason'),
+    createdAt: createdAt(),
+    openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('orders_user_status_idx').on(t.userId, t.status, t.id), index('orders_status_idx').on(t.status)],
+);

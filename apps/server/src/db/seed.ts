@@ -1,0 +1,45 @@
+import { getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
+import { sql } from 'drizzle-orm';
+import type { Executor } from './client.js';
+import { areaCodes, settings } from './schema.js';
+
+/**
+ * Settings and their defaults. Existing values are never overwritten, so an operator's change survives
+ * restarts; new keys appear on upgrade.
+ */
+export const DEFAULT_SETTINGS = {
+  /** 1: register by email; 2: by phone; 3: either. */
+  verify_reg_type: '1',
+  /** 1 shows the phone option on the registration form. */
+  is_show_mobile: '1',
+  service_link: '',
+  /** 1 in-app chat, 2 copy dialog, 3 external navigation (spec §6). */
+  service_link_type: '1',
+  /** 1: fee = lots × fee rate; otherwise fee = margin × fee rate (spec §9). */
+  trade_fee_type: '2',
+  demo_start_balance: '100000',
+  /** Margin level (equity ÷ used margin, %) at or below which positions are stopped out. */
+  stop_out_level: '50',
+  complaint_email: 'complaints@pipwise.local',
+} as const;
+
+export type SettingKey = keyof typeof DEFAULT_SETTINGS;
+
+/** Every country and territory with its dialling code, named in English by the runtime's ICU data. */
+export function worldAreaCodes() {
+  const names = new Intl.DisplayNames(['en'], { type: 'region' });
+  return getCountries()
+    .map((code) => ({ code, name: names.of(code) ?? code, globalCode: `+${getCountryCallingCode(code)}` }))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+}
+
+export async function seedReferenceData(db: Executor) {
+  await db
+    .insert(settings)
+    .values(Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({ key, value })))
+    .onConflictDoNothing();
+  await db
+    .insert(areaCodes)
+    .values(worldAreaCodes())
+    .onConflictDoUpdate({ target: areaCodes.code, set: { name: sql`excluded.name`, globalCode: sql`excluded.global_code` } });
+}

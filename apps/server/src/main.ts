@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import { seedReferenceData } from './db/seed.js';
+import { createContext } from './modules.js';
+import { InMemoryEventBus, RedisEventBus } from './realtime/bus.js';
+
+let config: Config;
+try {
+  config = loadConfig({
+    ...process.env,
+    WEB_DIST: process.env.WEB_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist'),
+  });
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`pipwise: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const log = pino({ level: config.logLevel });
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+await database.migrate();
+await seedReferenceData(database.db);
+
+const onBusError = (error: unknown, topic: string) => log.error({ err: error, topic }, 'event handler failed');
+const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, onBusError) : new InMemoryEventBus(onBusError);
+const ctx = await createContext({ config, database, bus, clock: systemClock, log });
+const app = await buildApp(ctx);
+
+for (const module of ctx.modules) await module.seed?.();
+for (const module of ctx.modules) await module.start?.();
+await app.listen({ port: config.port, host: config.host });
+log.info(
+  { database: database.kind, role: config.role, dataDir: config.dataDir },
+  `Pipwise listening on http://localhost:${config.port}`,
+);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => {
+    log.error('shutdown grace period over, exiting');
+    process.exit(1);
+  }, config.shutdownGraceMs);
+  force.unref();
+  await app.close();
+  for (const module of [...ctx.modules].reverse()) await module.stop?.();
+  await bus.close();
+  await database.close();
+  log.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,35 @@
+import type { AppContext, CoreDeps } from './context.js';
+import { createAccountsModule, type AccountsOptions } from './modules/accounts/module.js';
+import { createMarketModule } from './modules/market/module.js';
+import { createTradingModule } from './modules/trading/module.js';
+import { WalletService } from './modules/wallet/service.js';
+import { createRealtimeModule } from './realtime/hub.js';
+
+/** Test seams: replaceable edges of modules (e.g. a captcha generator whose answers a test can read). */
+export interface ContextOverrides {
+  accounts?: Partial<Omit<AccountsOptions, 'wallet'>>;
+}
+
+/**
+ * Builds every bounded context in dependency order. Modules reach each other only through the
+ * services handed over here and the event bus.
+ */
+export async function createContext(deps: CoreDeps, overrides: ContextOverrides = {}): Promise<AppContext> {
+  const wallet = new WalletService(deps.database.db);
+  const accounts = createAccountsModule(deps, { wallet, ...overrides.accounts });
+  const market = createMarketModule(deps);
+  const trading = createTradingModule(deps, { wallet, market: market.service });
+  const realtime = createRealtimeModule({
+    ...deps,
+    resolveToken: accounts.service.resolveToken,
+    revokeToken: accounts.service.revokeToken,
+  });
+  return {
+    ...deps,
+    resolveToken: accounts.service.resolveToken,
+    modules: [accounts.module, market.module, trading.module, realtime.module],
+    market: market.service,
+    marketSource: market.source,
+    hub: realtime.hub,
+  };
+}

@@ -1,0 +1,112 @@
+import {
+  AccountType,
+  notFound,
+  PUBLIC_SETTING_KEYS,
+  VerifyRegType,
+  type AreaView,
+  type BasicInfoView,
+  type PublicSettingKey,
+} from '@pipwise/domain';
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { areaCodes, settings } from '../../db/schema.js';
+import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
+
+export interface Area {
+  id: number;
+  /** ISO 3166 country code, e.g. "HK". */
+  code: string;
+  /** Dialling code with the plus, e.g. "+852". */
+  globalCode: string;
+  name: string;
+}
+
+/** Settings whose public value is a number; the rest are text. */
+const NUMERIC_SETTINGS = new Set<string>(['is_show_mobile', 'verify_reg_type', 'service_link_type', 'trade_fee_type']);
+
+export interface RegistrationPolicy {
+  email: boolean;
+  phone: boolean;
+}
+
+/**
+ * Reference data: area codes and settings. Settings are read from the database on every call, so an
+ * operator's change applies at once; the area list is seeded at start-up and cached.
+ */
+export class ReferenceService {
+  private areas: Area[] | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  async listAreas(): Promise<Area[]> {
+    this.areas ??= await this.db
+      .select({ id: areaCodes.id, code: areaCodes.code, globalCode: areaCodes.globalCode, name: areaCodes.name })
+      .from(areaCodes)
+      .orderBy(asc(areaCodes.name));
+    return this.areas;
+  }
+
+  async areaById(id: number): Promise<Area | undefined> {
+    return (await this.listAreas()).find((area) => area.id === id);
+  }
+
+  async areaViews(): Promise<AreaView[]> {
+    return (await this.listAreas()).map((a) => ({ id: a.id, code: a.code, global_code: a.globalCode, name: a.name }));
+  }
+
+  /** A setting's value, or its default when the row is missing. */
+  async get(key: SettingKey): Promise<string> {
+    const [row] = await this.db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1);
+    return row?.value ?? DEFAULT_SETTINGS[key];
+  }
+
+  /** Every public setting in one query, numbers as numbers. */
+  private async publicValues(): Promise<Record<PublicSettingKey, string | number>> {
+    const rows = await this.db
+      .select()
+      .from(settings)
+      .where(inArray(settings.key, [...PUBLIC_SETTING_KEYS]));
+    const stored = new Map(rows.map((row) => [row.key, row.value]));
+    const entries = PUBLIC_SETTING_KEYS.map((key) => {
+      const value = stored.get(key) ?? DEFAULT_SETTINGS[key];
+      return [key, NUMERIC_SETTINGS.has(key) ? Number(value) : value] as const;
+    });
+    return Object.fromEntries(entries) as Record<PublicSettingKey, string | number>;
+  }
+
+  async publicSetting(key: string): Promise<{ key: PublicSettingKey; value: string | number }> {
+    const known = PUBLIC_SETTING_KEYS.find((k) => k === key);
+    if (!known) throw notFound('setting_unknown', { key });
+    return { key: known, value: (await this.publicValues())[known] };
+  }
+
+  async basicInfo(): Promise<BasicInfoView> {
+    const values = await this.publicValues();
+    return {
+      service_link: String(values.service_link),
+      service_link_type: Number(values.service_link_type),
+      verify_reg_type: Number(values.verify_reg_type),
+      trade_fee_type: Number(values.trade_fee_type),
+      is_show_mobile: Number(values.is_show_mobile),
+      complaint_email: String(values.complaint_email),
+    };
+  }
+
+  /**
+   * Which registration methods are open. verify_reg_type 1 email, 2 phone, 3 either; with 3, the phone
+   * option is offered only while is_show_mobile is 1 (with 2 phone is the only way, so it stays open).
+   */
+  async registrationPolicy(): Promise<RegistrationPolicy> {
+    const type = Number(await this.get('verify_reg_type'));
+    const showMobile = (await this.get('is_show_mobile')) === '1';
+    return {
+      email: type === VerifyRegType.email || type === VerifyRegType.either,
+      phone: type === VerifyRegType.phone || (type === VerifyRegType.either && showMobile),
+    };
+  }
+
+  async allows(policyType: (typeof AccountType)[keyof typeof AccountType]): Promise<boolean> {
+    const policy = await this.registrationPolicy();
+    return policyType === AccountType.email ? policy.email : policy.phone;
+  }
+}

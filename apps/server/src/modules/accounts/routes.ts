@@ -1,0 +1,93 @@
+import {
+  ApiPath,
+  ZAmendPasswordRequest,
+  ZDemoRequest,
+  ZForgetPasswordRequest,
+  ZLoginRequest,
+  ZRegisterRequest,
+  ZSendCodeRequest,
+  ZSettingQuery,
+} from '@pipwise/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireUser } from '../../http/auth.js';
+import { ok, parse } from '../../http/envelope.js';
+import type { CaptchaService } from './captcha.js';
+import type { ReferenceService } from './reference.js';
+import type { AccountsService, RequestMeta } from './service.js';
+
+/** Per-IP limits (shared through Redis when REDIS_URL is set) where guessing or spamming is possible. */
+export const ROUTE_LIMITS = {
+  sendCode: { max: 10, timeWindow: '10 minutes' },
+  captcha: { max: 30, timeWindow: '1 minute' },
+  register: { max: 20, timeWindow: '10 minutes' },
+  login: { max: 20, timeWindow: '1 minute' },
+  demo: { max: 60, timeWindow: '10 minutes' },
+  password: { max: 10, timeWindow: '10 minutes' },
+} as const;
+
+const limited = (rateLimit: { max: number; timeWindow: string }) => ({ config: { rateLimit } });
+
+const meta = (request: FastifyRequest): RequestMeta => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+  lang: request.lang,
+});
+
+export function accountRoutes(service: AccountsService, reference: ReferenceService, captcha: CaptchaService) {
+  return (app: FastifyInstance) => {
+    app.get(ApiPath.captcha, limited(ROUTE_LIMITS.captcha), async (request) => ok(request, await captcha.issue()));
+
+    for (const [path, channel] of [
+      [ApiPath.sendEmail, 'email'],
+      [ApiPath.sendSms, 'sms'],
+    ] as const) {
+      app.post(path, limited(ROUTE_LIMITS.sendCode), async (request) => {
+        const input = parse(ZSendCodeRequest, request.body);
+        return ok(request, await service.sendCode(channel, input, meta(request)), 'code_sent');
+      });
+    }
+
+    app.post(ApiPath.register, limited(ROUTE_LIMITS.register), async (request) => {
+      const input = parse(ZRegisterRequest, request.body);
+      return ok(request, await service.register(input, meta(request)), 'register_success');
+    });
+
+    app.post(ApiPath.login, limited(ROUTE_LIMITS.login), async (request) => {
+      const input = parse(ZLoginRequest, request.body);
+      return ok(request, await service.login(input, meta(request)), 'login_success');
+    });
+
+    app.get(ApiPath.createDemo, limited(ROUTE_LIMITS.demo), async (request) => {
+      const { demo_id } = parse(ZDemoRequest, request.query);
+      return ok(request, await service.demo(demo_id, meta(request)), 'demo_ready');
+    });
+
+    app.get(ApiPath.userInfo, async (request) => ok(request, await service.view(requireUser(request).userId)));
+
+    app.post(ApiPath.amendPassword, limited(ROUTE_LIMITS.password), async (request) => {
+      const principal = requireUser(request);
+      await service.amendPassword(principal, parse(ZAmendPasswordRequest, request.body));
+      return ok(request, null, 'password_changed');
+    });
+
+    app.post(ApiPath.forgetPassword, limited(ROUTE_LIMITS.password), async (request) => {
+      await service.forgetPassword(parse(ZForgetPasswordRequest, request.body));
+      return ok(request, null, 'password_reset');
+    });
+
+    app.post(ApiPath.logout, async (request) => {
+      requireUser(request);
+      if (request.token) await service.revokeToken(request.token);
+      return ok(request, null, 'logged_out');
+    });
+
+    app.get(ApiPath.areaList, async (request) => ok(request, await reference.areaViews()));
+
+    app.get(ApiPath.setting, async (request) => {
+      const { key } = parse(ZSettingQuery, request.query);
+      return ok(request, await reference.publicSetting(key));
+    });
+
+    app.get(ApiPath.basicInfo, async (request) => ok(request, await reference.basicInfo()));
+  };
+}

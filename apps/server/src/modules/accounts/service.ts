@@ -1,0 +1,453 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AccountType,
+  AppError,
+  CODE_RESEND_SECONDS,
+  CODE_TTL_SECONDS,
+  CodePurpose,
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  rejected,
+  type Language,
+  type SessionView,
+  type TAmendPasswordRequest,
+  type TForgetPasswordRequest,
+  type TLoginRequest,
+  type TRegisterRequest,
+  type TSendCodeRequest,
+  type UserView,
+} from '@pipwise/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import { and, count, eq, gt, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { Db, Executor } from '../../db/client.js';
+import { areaCodes, sessions, users } from '../../db/schema.js';
+import type { Principal } from '../../http/auth.js';
+import { translate } from '../../i18n/catalog.js';
+import type { EventBus } from '../../realtime/bus.js';
+import type { WalletService } from '../wallet/service.js';
+import type { CaptchaService } from './captcha.js';
+import type { Channel, CodeTarget, VerificationCodes } from './codes.js';
+import { normaliseEmail, normalisePhone, phoneLoginCandidates, type Phone } from './contact.js';
+import type { Mailer, SmsProvider } from './delivery.js';
+import { FailureLimiter } from './limiter.js';
+import type { ReferenceService } from './reference.js';
+import { hashPassword, newInviteCode, newSessionToken, newUid, sha256Hex, verifyPassword } from './secrets.js';
+
+/** Who is asking: recorded on the session, and the language of mail and SMS texts. */
+export interface RequestMeta {
+  ip: string;
+  userAgent: string | undefined;
+  lang: Language;
+}
+
+export interface AccountsServiceDeps {
+  db: Db;
+  clock: Clock;
+  bus: EventBus;
+  config: Config;
+  log: FastifyBaseLogger;
+  wallet: WalletService;
+  reference: ReferenceService;
+  codes: VerificationCodes;
+  captcha: CaptchaService;
+  mailer: Mailer;
+  sms: SmsProvider;
+}
+
+export const hashToken = sha256Hex;
+
+/** Wrong passwords per account (and per matched user) before logins to it are refused for the window. */
+export const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+
+const ID_COLLISION_RETRIES = 5;
+
+type UserRow = typeof users.$inferSelect;
+
+/** Name of the unique constraint a database error violated, if it is one (drizzle wraps driver errors). */
+function uniqueViolation(error: unknown): string | null {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
+    if (code === '23505') return typeof constraint === 'string' ? constraint : '';
+  }
+  return null;
+}
+
+const tooManyRequests = () => new AppError('tooManyRequests', 'too_many_requests');
+
+/**
+ * Accounts and sessions: verification codes, registration, login, demo accounts, password changes.
+ * Tokens are random, stored as sha256, revocable and expiring.
+ */
+export class AccountsService {
+  private readonly loginFailures: FailureLimiter;
+  private dummyHash: Promise<string> | null = null;
+
+  constructor(private readonly deps: AccountsServiceDeps) {
+    this.loginFailures = new FailureLimiter(deps.clock, LOGIN_MAX_FAILURES, LOGIN_FAILURE_WINDOW_MS);
+  }
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  private now() {
+    return this.deps.clock.now();
+  }
+
+  // ── sessions ─────────────────────────────────────────────────────────────────────────────────────
+
+  resolveToken = async (token: string): Promise<Principal | null> => {
+    const [row] = await this.db
+      .select({ sessionId: sessions.id, userId: sessions.userId, isDemo: users.isDemo })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.now())))
+      .limit(1);
+    return row ? { userId: row.userId, sessionId: row.sessionId, isDemo: row.isDemo === 1 } : null;
+  };
+
+  /** Logout: the token stops working at once, on HTTP and on every socket logged in with it. */
+  revokeToken = async (token: string): Promise<void> => {
+    const revoked = await this.db
+      .update(sessions)
+      .set({ revokedAt: this.now() })
+      .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id, userId: sessions.userId });
+    const [first] = revoked;
+    if (first) this.deps.bus.publish('session.revoked', { sessionIds: revoked.map((r) => r.id), userId: first.userId });
+  };
+
+  private async createSession(executor: Executor, userId: number, meta: RequestMeta): Promise<string> {
+    const token = newSessionToken();
+    const now = this.now();
+    await executor.insert(sessions).values({
+      userId,
+      tokenHash: hashToken(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + this.deps.config.sessionTtlDays * 86_400_000),
+      ip: meta.ip,
+      userAgent: meta.userAgent?.slice(0, 512) ?? null,
+    });
+    return token;
+  }
+
+  /** Revokes the user's live sessions (all, or all but one); the caller publishes once committed. */
+  private async revokeSessions(executor: Executor, userId: number, exceptSessionId?: number): Promise<number[]> {
+    const rows = await executor
+      .update(sessions)
+      .set({ revokedAt: this.now() })
+      .where(
+        and(
+          eq(sessions.userId, userId),
+          isNull(sessions.revokedAt),
+          exceptSessionId === undefined ? undefined : ne(sessions.id, exceptSessionId),
+        ),
+      )
+      .returning({ id: sessions.id });
+    return rows.map((row) => row.id);
+  }
+
+  private publishRevoked(userId: number, sessionIds: number[]) {
+    if (sessionIds.length) this.deps.bus.publish('session.revoked', { sessionIds, userId });
+  }
+
+  // ── lookups ──────────────────────────────────────────────────────────────────────────────────────
+
+  private async areaFor(areaId: number | undefined) {
+    const area = areaId === undefined ? undefined : await this.deps.reference.areaById(areaId);
+    if (!area) throw invalid('area_invalid');
+    return area;
+  }
+
+  private async findByEmail(email: string): Promise<UserRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email}`)
+      .limit(1);
+    return row;
+  }
+
+  /** By number and dialling code, so areas sharing a code (+1: US, CA, …) share one number space. */
+  private async findByPhone(phone: Phone): Promise<UserRow | undefined> {
+    const [row] = await this.db
+      .select({ user: users })
+      .from(users)
+      .innerJoin(areaCodes, eq(areaCodes.id, users.areaId))
+      .where(and(eq(users.phone, phone.national), eq(areaCodes.globalCode, phone.globalCode)))
+      .limit(1);
+    return row?.user;
+  }
+
+  /** Resolves an email / phone input to the code target and the account it belongs to, if any. */
+  private async destination(channel: Channel, input: string, areaId: number | undefined, purpose: CodeTarget['purpose']) {
+    if (channel === 'email') {
+      const email = normaliseEmail(input);
+      return { target: { channel, destination: email, purpose }, phone: null, email, find: () => this.findByEmail(email) };
+    }
+    const phone = normalisePhone(input, await this.areaFor(areaId));
+    return { target: { channel, destination: phone.e164, purpose }, phone, email: null, find: () => this.findByPhone(phone) };
+  }
+
+  async view(userId: number, executor: Executor = this.db): Promise<UserView> {
+    const [row] = await executor
+      .select({ user: users, globalCode: areaCodes.globalCode })
+      .from(users)
+      .leftJoin(areaCodes, eq(areaCodes.id, users.areaId))
+      .where(eq(users.id, userId))
+      .limit(1);
+    if (!row) throw notFound('account_not_found');
+    const [invited] = await executor.select({ n: count() }).from(users).where(eq(users.invitedBy, userId));
+    const { user } = row;
+    return {
+      id: user.id,
+      uid: user.uid,
+      email: user.email ?? '',
+      mobile: user.phone ?? '',
+      area_code: user.phone ? (row.globalCode ?? '') : '',
+      is_demo: user.isDemo === 1 ? 1 : 0,
+      invite_code: user.inviteCode,
+      invited_count: invited?.n ?? 0,
+    };
+  }
+
+  /** Inserts a user with a fresh uid and invite code, drawing again on the rare collision. */
+  private async insertUser(
+    tx: Executor,
+    values: Pick<typeof users.$inferInsert, 'email' | 'areaId' | 'phone' | 'passwordHash' | 'isDemo' | 'invitedBy'>,
+  ): Promise<UserRow> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // A savepoint, so a collision does not abort the surrounding transaction.
+        return await tx.transaction(async (savepoint) => {
+          const [row] = await savepoint
+            .insert(users)
+            .values({ ...values, uid: newUid(), inviteCode: newInviteCode(), createdAt: this.now() })
+            .returning();
+          if (!row) throw new Error('user not stored');
+          return row;
+        });
+      } catch (error) {
+        const constraint = uniqueViolation(error);
+        if (constraint === 'users_email_unique' || constraint === 'users_phone_unique') throw conflict('account_exists');
+        const idCollision = constraint === 'users_uid_unique' || constraint === 'users_invite_code_unique';
+        if (!idCollision || attempt >= ID_COLLISION_RETRIES) throw error;
+      }
+    }
+  }
+
+  // ── verification codes ───────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Sends a register code only to an unregistered destination (saying so, which registration needs
+   * anyway) and a reset code only to a registered one. A reset request for an unknown destination gets
+   * the same success answer without sending anything, so the reset form does not reveal accounts.
+   */
+  async sendCode(channel: Channel, input: TSendCodeRequest, meta: RequestMeta) {
+    const answer = { resend_after: CODE_RESEND_SECONDS, expires_in: CODE_TTL_SECONDS };
+    const { target, find } = await this.destination(channel, input.to, input.area_id, input.type);
+    if (this.deps.config.captchaRequired) await this.deps.captcha.verify(input.key, input.captcha);
+    const existing = await find();
+    if (input.type === CodePurpose.register) {
+      if (!(await this.deps.reference.allows(channel === 'email' ? AccountType.email : AccountType.phone))) {
+        throw rejected('register_type_disabled');
+      }
+      if (existing) throw conflict('account_exists');
+    } else if (!existing) {
+      return answer;
+    }
+    const { id, code } = await this.deps.codes.issue(target);
+    try {
+      await this.deliver(target, code, meta.lang);
+    } catch (error) {
+      await this.deps.codes.discard(id);
+      this.deps.log.warn({ err: error, channel }, 'verification code delivery failed');
+      throw rejected('code_send_failed');
+    }
+    return answer;
+  }
+
+  private async deliver(target: CodeTarget, code: string, lang: Language) {
+    const params = { code, minutes: CODE_TTL_SECONDS / 60 };
+    if (target.channel === 'sms') {
+      await this.deps.sms.send({ to: target.destination, text: translate(lang, 'sms_code_body', params) });
+      return;
+    }
+    const subject = target.purpose === CodePurpose.register ? 'mail_register_subject' : 'mail_reset_subject';
+    await this.deps.mailer.send({
+      to: target.destination,
+      subject: translate(lang, subject),
+      text: translate(lang, 'mail_code_body', params),
+    });
+  }
+
+  // ── registration and login ───────────────────────────────────────────────────────────────────────
+
+  async register(input: TRegisterRequest, meta: RequestMeta): Promise<SessionView> {
+    if (!(await this.deps.reference.allows(input.type))) throw rejected('register_type_disabled');
+    const channel: Channel = input.type === AccountType.email ? 'email' : 'sms';
+    const given = (input.type === AccountType.phone ? (input.mobile ?? input.account) : input.account) ?? '';
+    const { target, find, email, phone } = await this.destination(channel, given, input.area_id, CodePurpose.register);
+    if (await find()) throw conflict('account_exists');
+    let invitedBy: number | null = null;
+    if (input.invite_code) {
+      const [inviter] = await this.db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.inviteCode, input.invite_code.toUpperCase()), eq(users.isDemo, 0)))
+        .limit(1);
+      if (!inviter) throw rejected('invite_code_unknown');
+      invitedBy = inviter.id;
+    }
+    const codeId = await this.deps.codes.check(target, input.sms_code);
+    const passwordHash = await hashPassword(input.password);
+    const { userId, token } = await this.db.transaction(async (tx) => {
+      await this.deps.codes.consume(tx, codeId);
+      const user = await this.insertUser(tx, {
+        email,
+        areaId: phone?.areaId ?? null,
+        phone: phone?.national ?? null,
+        passwordHash,
+        isDemo: 0,
+        invitedBy,
+      });
+      await this.deps.wallet.create(tx, user.id);
+      return { userId: user.id, token: await this.createSession(tx, user.id, meta) };
+    });
+    return { token, user: await this.view(userId) };
+  }
+
+  private async loginCandidates(account: string): Promise<UserRow[]> {
+    let match: SQL | undefined;
+    if (account.includes('@')) {
+      match = sql`lower(${users.email}) = ${account.toLowerCase()}`;
+    } else {
+      const options = phoneLoginCandidates(account).map((c) =>
+        c.globalCode ? and(eq(users.phone, c.national), eq(areaCodes.globalCode, c.globalCode)) : eq(users.phone, c.national),
+      );
+      if (!options.length) return [];
+      match = or(...options);
+    }
+    const rows = await this.db
+      .select({ user: users })
+      .from(users)
+      .leftJoin(areaCodes, eq(areaCodes.id, users.areaId))
+      .where(and(match, eq(users.isDemo, 0), isNotNull(users.passwordHash)))
+      .orderBy(users.id)
+      .limit(5);
+    return rows.map((row) => row.user);
+  }
+
+  /** A hash to verify against when no account matched, so both failures cost the same time. */
+  private decoyHash() {
+    this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    return this.dummyHash;
+  }
+
+  /** One message for an unknown account and a wrong password; failures are limited per account. */
+  async login(input: TLoginRequest, meta: RequestMeta): Promise<SessionView> {
+    const account = input.account.trim();
+    const accountKey = `account:${account.includes('@') ? account.toLowerCase() : account.replace(/\D/g, '')}`;
+    if (this.loginFailures.isBlocked(accountKey)) throw tooManyRequests();
+    const candidates = await this.loginCandidates(account);
+    const userKeys = candidates.map((c) => `user:${c.id}`);
+    if (userKeys.some((key) => this.loginFailures.isBlocked(key))) throw tooManyRequests();
+    let matched: UserRow | undefined;
+    if (!candidates.length) await verifyPassword(input.password, await this.decoyHash());
+    for (const candidate of candidates) {
+      if (candidate.passwordHash && (await verifyPassword(input.password, candidate.passwordHash))) {
+        matched = candidate;
+        break;
+      }
+    }
+    if (!matched) {
+      for (const key of [accountKey, ...userKeys]) this.loginFailures.fail(key);
+      throw rejected('login_failed');
+    }
+    this.loginFailures.reset(accountKey);
+    this.loginFailures.reset(`user:${matched.id}`);
+    const token = await this.createSession(this.db, matched.id, meta);
+    return { token, user: await this.view(matched.id) };
+  }
+
+  /**
+   * A new demo account credited with the demo starting balance (a ledger row), or — with `demoId`, the
+   * uid of a demo account — a new session of that account. Never opens a real account.
+   */
+  async demo(demoId: string | undefined, meta: RequestMeta): Promise<SessionView> {
+    if (demoId !== undefined) {
+      const [existing] = await this.db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.uid, Number(demoId)), eq(users.isDemo, 1)))
+        .limit(1);
+      if (!existing) throw notFound('demo_not_found');
+      const token = await this.createSession(this.db, existing.id, meta);
+      return { token, user: await this.view(existing.id) };
+    }
+    const startBalance = await this.deps.reference.get('demo_start_balance');
+    const { userId, token } = await this.db.transaction(async (tx) => {
+      const user = await this.insertUser(tx, {
+        email: null,
+        areaId: null,
+        phone: null,
+        passwordHash: null,
+        isDemo: 1,
+        invitedBy: null,
+      });
+      await this.deps.wallet.create(tx, user.id);
+      await this.deps.wallet.post(tx, { userId: user.id, amount: startBalance, type: 'demo_grant' });
+      return { userId: user.id, token: await this.createSession(tx, user.id, meta) };
+    });
+    return { token, user: await this.view(userId) };
+  }
+
+  // ── passwords ────────────────────────────────────────────────────────────────────────────────────
+
+  /** Needs a reset code sent to the user's own email (type 1) or phone (type 2); other sessions end. */
+  async amendPassword(principal: Principal, input: TAmendPasswordRequest): Promise<void> {
+    if (principal.isDemo) throw forbidden('demo_not_allowed');
+    const [row] = await this.db
+      .select({ user: users, globalCode: areaCodes.globalCode })
+      .from(users)
+      .leftJoin(areaCodes, eq(areaCodes.id, users.areaId))
+      .where(eq(users.id, principal.userId))
+      .limit(1);
+    if (!row) throw notFound('account_not_found');
+    const { user, globalCode } = row;
+    const channel: Channel =
+      (input.type ?? (user.email ? AccountType.email : AccountType.phone)) === AccountType.email ? 'email' : 'sms';
+    const destination = channel === 'email' ? user.email : user.phone && globalCode ? `${globalCode}${user.phone}` : null;
+    if (!destination) throw rejected('contact_missing');
+    const codeId = await this.deps.codes.check({ channel, destination, purpose: CodePurpose.reset }, input.auth_code);
+    const passwordHash = await hashPassword(input.new_password);
+    const revoked = await this.db.transaction(async (tx) => {
+      await this.deps.codes.consume(tx, codeId);
+      await tx.update(users).set({ passwordHash, passwordChangedAt: this.now() }).where(eq(users.id, user.id));
+      return this.revokeSessions(tx, user.id, principal.sessionId);
+    });
+    this.publishRevoked(user.id, revoked);
+  }
+
+  /** Resets the password with a code sent to the account's email or phone; every session ends. */
+  async forgetPassword(input: TForgetPasswordRequest): Promise<void> {
+    const channel: Channel = input.type === AccountType.email ? 'email' : 'sms';
+    const { target, find } = await this.destination(channel, input.account, input.area_id, CodePurpose.reset);
+    const user = await find();
+    // Unknown destinations never receive a reset code, so they end here like a missing code.
+    const codeId = await this.deps.codes.check(target, input.auth_code);
+    if (!user || user.isDemo === 1) throw rejected('code_not_found');
+    const passwordHash = await hashPassword(input.new_password);
+    const revoked = await this.db.transaction(async (tx) => {
+      await this.deps.codes.consume(tx, codeId);
+      await tx.update(users).set({ passwordHash, passwordChangedAt: this.now() }).where(eq(users.id, user.id));
+      return this.revokeSessions(tx, user.id);
+    });
+    this.publishRevoked(user.id, revoked);
+  }
+}

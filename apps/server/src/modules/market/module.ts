@@ -1,0 +1,34 @@
+import type { CoreDeps, Module } from '../../context.js';
+import type { MarketService } from './api.js';
+import { ManualFeed, SimulatedFeed, type MarketDataSource } from './feed.js';
+import { registerMarketRoutes } from './routes.js';
+import { MarketEngine } from './service.js';
+
+/** At most one DAY_MARKET per instrument a second from the live feed: lists need no more, phones save data. */
+export const DAY_MARKET_INTERVAL_MS = 1_000;
+
+/**
+ * The market context. The price source is chosen by `deps.marketFeed` (default: the seeded simulated
+ * feed with history back-fill; tests choose the manual source). A gateway process (ROLE=gateway)
+ * runs no source and follows the engine's quotes over the bus.
+ */
+export function createMarketModule(deps: CoreDeps) {
+  const choice = deps.marketFeed ?? { source: 'simulated' };
+  const source: MarketDataSource =
+    choice.source === 'manual' ? new ManualFeed(deps.clock) : new SimulatedFeed(deps.config.feedSeed, deps.clock);
+  const engine = new MarketEngine(deps, {
+    source,
+    backfill: choice.backfill ?? choice.source === 'simulated',
+    dayMarketIntervalMs: choice.source === 'manual' ? 0 : DAY_MARKET_INTERVAL_MS,
+    runsFeed: deps.config.role !== 'gateway',
+  });
+  const module: Module = {
+    name: 'market',
+    routes: (app) => registerMarketRoutes(app, engine),
+    seed: () => engine.seed(),
+    start: () => engine.start(),
+    stop: () => engine.stop(),
+  };
+  const service: MarketService = engine;
+  return { service, engine, source, module };
+}

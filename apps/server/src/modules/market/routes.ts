@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApiPath, ZAbbreviatedKlineQuery, ZKlineQuery, ZTradeListQuery } from '@pipwise/domain';
+import type { FastifyInstance } from 'fastify';
+import { ok, parse } from '../../http/envelope.js';
+import type { MarketEngine } from './service.js';
+
+export const LOGO_PREFIX = '/logos/';
+const logosDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'logos');
+
+/** The shipped logos, read once: only these names are served, so no path ever reaches the file system. */
+function loadLogos(): Map<string, Buffer> {
+  return new Map(
+    readdirSync(logosDir)
+      .filter((name) => name.endsWith('.svg'))
+      .map((name) => [name, readFileSync(path.join(logosDir, name))]),
+  );
+}
+
+export function registerMarketRoutes(app: FastifyInstance, market: MarketEngine) {
+  const logos = loadLogos();
+
+  app.get(ApiPath.tradeList, async (request) => {
+    const query = parse(ZTradeListQuery, request.query);
+    return ok(request, market.tradeList(query.searchCurrency));
+  });
+
+  app.get(ApiPath.categories, async (request) => ok(request, market.categories(request.lang)));
+
+  app.get(ApiPath.kline, async (request) => {
+    const query = parse(ZKlineQuery, request.query);
+    return ok(request, await market.klines(query.forex_id, query.period, query.limit, query.end));
+  });
+
+  app.get(ApiPath.abbreviatedKline, async (request) => {
+    const query = parse(ZAbbreviatedKlineQuery, request.query);
+    return ok(request, await market.sparklines(query.forex_id, query.period));
+  });
+
+  app.get<{ Params: { file: string } }>(`${LOGO_PREFIX}:file`, async (request, reply) => {
+    const logo = logos.get(request.params.file);
+    if (!logo) return reply.callNotFound();
+    return reply
+      .header('content-type', 'image/svg+xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=86400')
+      .send(logo);
+  });
+}

@@ -1,0 +1,271 @@
+import {
+  accountFigures,
+  dec,
+  exitPrice,
+  fillDirection,
+  OrderStatus,
+  profit,
+  type Dec,
+  type OrderSideValue,
+} from '@pipwise/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import type { EventBus } from '../../realtime/bus.js';
+import type { MarketService, Quote } from '../market/api.js';
+import type { WalletService } from '../wallet/service.js';
+import { presentTradePush } from './present.js';
+import type { OrderRow, TradingService } from './service.js';
+import { PositionWatch, type Trigger, type WatchedOrder } from './watch.js';
+
+/** FOREX_TRADE at most this often per user (4 a second). */
+export const PUSH_INTERVAL_MS = 250;
+/** Wait before re-reading accounts whose reload failed. */
+export const RELOAD_RETRY_MS = 1_000;
+/** Balances can change outside trading (deposits, withdrawals): re-read them this often. */
+export const BALANCE_REFRESH_MS = 5_000;
+
+export interface EngineDeps {
+  trading: TradingService;
+  market: MarketService;
+  wallet: WalletService;
+  bus: EventBus;
+  log: FastifyBaseLogger;
+  /** The users with a logged-in socket (FOREX_TRADE goes only to them). */
+  onlineUsers: () => Iterable<number>;
+}
+
+export function toWatched(order: OrderRow, contractSize: string): WatchedOrder | null {
+  if (order.status !== OrderStatus.holding && order.status !== OrderStatus.pending) return null;
+  return {
+    id: order.id,
+    userId: order.userId,
+    instrumentId: order.instrumentId,
+    side: order.side as OrderSideValue,
+    status: order.status,
+    lots: order.lots,
+    contractSize,
+    margin: order.margin,
+    openPrice: order.openPrice,
+    targetPrice: order.targetPrice,
+    fillDirection:
+      order.status === OrderStatus.pending && order.targetPrice !== null
+        ? fillDirection(order.targetPrice, order.placedPrice ?? order.targetPrice)
+        : null,
+    takeProfit: order.takeProfit,
+    stopLoss: order.stopLoss,
+  };
+}
+
+/**
+ * The risk engine: on every `market.quote` it asks the position watch what the tick reached (pending
+ * fills, TP, SL) and which accounts may be at the stop-out level, and runs each action through the
+ * trading service — one transaction each, at most once, serialised per account. Its memory is only an
+ * index: the database is the truth, loaded at start and re-read for an account after anything about it
+ * changes (`trading.changed`), so a crash or restart loses nothing and a taken trigger whose action did
+ * not happen is simply put back.
+ */
+export class RiskEngine {
+  readonly watch = new PositionWatch(50);
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly chains = new Map<number, Promise<void>>();
+  private readonly reloadQueue = new Set<number>();
+  private reloading: Promise<void> | null = null;
+  private readonly stopOutsRunning = new Set<number>();
+  private readonly tickedSincePush = new Set<number>();
+  private readonly changedSincePush = new Set<number>();
+  private timers: NodeJS.Timeout[] = [];
+  private running = false;
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  async start() {
+    const { stopOutLevel } = await this.deps.trading.settings();
+    this.watch.setStopOutLevel(stopOutLevel.toNumber());
+    await this.loadAll();
+    this.running = true;
+    this.unsubscribe.push(
+      this.deps.bus.subscribe('market.quote', (quote) => this.onQuote(quote)),
+      this.deps.bus.subscribe('trading.changed', ({ userId }) => this.requestReload(userId)),
+    );
+    this.timers.push(
+      setInterval(() => this.pushRound(), PUSH_INTERVAL_MS),
+      setInterval(() => void this.refreshBalances().catch((error: unknown) => this.fail(error)), BALANCE_REFRESH_MS),
+    );
+    for (const timer of this.timers) timer.unref();
+  }
+
+  async stop() {
+    this.running = false;
+    for (const off of this.unsubscribe.splice(0)) off();
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    await this.settled();
+  }
+
+  /** Resolves when no action or reload is in flight (tests wait on this instead of sleeping). */
+  async settled() {
+    for (;;) {
+      const pending = [...this.chains.values(), ...(this.reloading ? [this.reloading] : [])];
+      if (pending.length === 0) return;
+      await Promise.allSettled(pending);
+    }
+  }
+
+  private fail(error: unknown) {
+    this.deps.log.error({ err: error }, 'risk engine action failed');
+  }
+
+  private contractSizeOf(instrumentId: number) {
+    return this.deps.market.getInstrument(instrumentId)?.contractSize.toFixed() ?? null;
+  }
+
+  private groupByUser(rows: OrderRow[]) {
+    const byUser = new Map<number, WatchedOrder[]>();
+    for (const row of rows) {
+      const contractSize = this.contractSizeOf(row.instrumentId);
+      const watched = contractSize === null ? null : toWatched(row, contractSize);
+      if (!watched) continue;
+      const list = byUser.get(row.userId) ?? [];
+      list.push(watched);
+      byUser.set(row.userId, list);
+    }
+    return byUser;
+  }
+
+  /** Every open order of every account, from the database. */
+  async loadAll() {
+    const byUser = this.groupByUser(await this.deps.trading.openOrders());
+    const balances = await this.deps.wallet.balances([...byUser.keys()]);
+    for (const [userId, list] of byUser) this.watch.setAccount(userId, balances.get(userId) ?? '0', list);
+  }
+
+  /** Re-reads accounts from the database: two queries for the whole batch. */
+  private async reloadNow(userIds: number[]) {
+    const byUser = this.groupByUser(await this.deps.trading.openOrders(userIds));
+    const balances = await this.deps.wallet.balances(userIds);
+    for (const userId of userIds) {
+      this.watch.setAccount(userId, balances.get(userId) ?? '0', byUser.get(userId) ?? []);
+      this.changedSincePush.add(userId);
+    }
+  }
+
+  /**
+   * Asks for an account to be re-read. One read runs at a time; requests arriving meanwhile are
+   * gathered into the next, so under load many order changes cost one pair of queries.
+   */
+  requestReload(userId: number) {
+    this.reloadQueue.add(userId);
+    this.reloading ??= this.drainReloads();
+  }
+
+  private async drainReloads() {
+    while (this.reloadQueue.size > 0) {
+      const batch = [...this.reloadQueue];
+      this.reloadQueue.clear();
+      try {
+        await this.reloadNow(batch);
+      } catch (error) {
+        this.fail(error);
+        // The database is the truth: try these accounts again shortly rather than watch stale orders.
+        await new Promise((resolve) => setTimeout(resolve, RELOAD_RETRY_MS));
+        if (this.running) for (const userId of batch) this.reloadQueue.add(userId);
+      }
+    }
+    this.reloading = null;
+  }
+
+  /** Runs account actions one after another; the account is re-read afterwards whatever happened. */
+  private enqueue(userId: number, task: () => Promise<unknown>) {
+    const previous = this.chains.get(userId) ?? Promise.resolve();
+    const next: Promise<void> = previous
+      .then(task)
+      .then(
+        () => undefined,
+        (error: unknown) => this.fail(error),
+      )
+      .finally(() => {
+        if (this.chains.get(userId) === next) this.chains.delete(userId);
+        this.requestReload(userId);
+      });
+    this.chains.set(userId, next);
+  }
+
+  /** One tick: the hot path. Everything here is in memory; actions are queued, never awaited. */
+  onQuote(quote: Quote) {
+    if (!this.running) return;
+    const instrument = this.deps.market.getInstrument(quote.instrumentId);
+    if (!instrument) return;
+    const rate = instrument.quoteCurrency === 'USD' ? 1 : this.deps.market.usdRate(instrument.quoteCurrency).toNumber();
+    const outcome = this.watch.onQuote(quote.instrumentId, Number(quote.bid), Number(quote.ask), rate, quote.marketOpen);
+    this.tickedSincePush.add(quote.instrumentId);
+    for (const trigger of outcome.triggers) this.act(trigger, quote);
+    for (const userId of outcome.stopOutCandidates) {
+      if (this.stopOutsRunning.has(userId)) continue;
+      this.stopOutsRunning.add(userId);
+      this.enqueue(userId, async () => {
+        try {
+          await this.deps.trading.stopOut(userId);
+        } finally {
+          this.stopOutsRunning.delete(userId);
+        }
+      });
+    }
+  }
+
+  private act(trigger: Trigger, quote: Quote) {
+    this.enqueue(trigger.userId, () =>
+      trigger.kind === 'fill'
+        ? this.deps.trading.fillOnTrigger(trigger.orderId, quote)
+        : this.deps.trading.closeOnTrigger(trigger.orderId, quote),
+    );
+  }
+
+  private async refreshBalances() {
+    const { stopOutLevel } = await this.deps.trading.settings();
+    this.watch.setStopOutLevel(stopOutLevel.toNumber());
+    const userIds = [...this.watch.userIds()];
+    if (userIds.length === 0) return;
+    const balances = await this.deps.wallet.balances(userIds);
+    for (const [userId, balance] of balances) this.watch.setBalance(userId, balance);
+  }
+
+  /**
+   * FOREX_TRADE to logged-in owners whose positions moved (a tick of one of their instruments, or a
+   * change of their orders) since the last round; one round every PUSH_INTERVAL_MS caps it at 4/s.
+   */
+  pushRound() {
+    if (this.tickedSincePush.size === 0 && this.changedSincePush.size === 0) return;
+    for (const userId of this.deps.onlineUsers()) {
+      const orders = this.watch.ordersOf(userId).filter((o) => o.status === OrderStatus.holding);
+      const moved = this.changedSincePush.has(userId) || orders.some((o) => this.tickedSincePush.has(o.instrumentId));
+      if (!moved) continue;
+      const push = this.tradePush(userId, orders);
+      if (push) this.deps.bus.publish('realtime.user', { userId, topic: 'FOREX_TRADE', data: push });
+    }
+    this.tickedSincePush.clear();
+    this.changedSincePush.clear();
+  }
+
+  /** Exact figures (Decimal) of an account from the watched positions and the current quotes. */
+  tradePush(userId: number, holdings = this.watch.ordersOf(userId).filter((o) => o.status === OrderStatus.holding)) {
+    const balance = this.watch.balanceOf(userId);
+    if (balance === null && holdings.length === 0) return null;
+    let floating: Dec = dec(0);
+    let usedMargin: Dec = dec(0);
+    const positions = [];
+    for (const order of holdings) {
+      const instrument = this.deps.market.getInstrument(order.instrumentId);
+      const quote = this.deps.market.getQuote(order.instrumentId);
+      if (!instrument || !quote || order.openPrice === null) continue;
+      const exit = exitPrice(order.side, quote);
+      const pnl = profit(
+        { side: order.side, lots: order.lots, contractSize: order.contractSize, entry: order.openPrice },
+        exit,
+        this.deps.market.usdRate(instrument.quoteCurrency),
+      );
+      floating = floating.plus(pnl);
+      usedMargin = usedMargin.plus(order.margin);
+      positions.push({ id: order.id, updatePrice: exit, precision: instrument.pricePrecision, profit: pnl });
+    }
+    const figures = accountFigures({ balance: balance ?? '0', floating, usedMargin, locked: 0 });
+    return presentTradePush(figures, positions);
+  }
+}

@@ -1,0 +1,63 @@
+import type { CoreDeps, Module } from '../../context.js';
+import type { MarketService } from '../market/api.js';
+import type { WalletService } from '../wallet/service.js';
+import { RiskEngine } from './engine.js';
+import { tradingRoutes } from './routes.js';
+import { TradingService } from './service.js';
+
+declare module '../../realtime/bus.js' {
+  interface BusEvents {
+    /** A user's first socket logged in (online) or last one went away (offline) on some gateway. */
+    'realtime.presence': { userId: number; online: boolean };
+  }
+}
+
+/** Logged-in users across gateways, counted from presence events (FOREX_TRADE goes only to them). */
+export class Presence {
+  private readonly counts = new Map<number, number>();
+
+  apply({ userId, online }: { userId: number; online: boolean }) {
+    const next = (this.counts.get(userId) ?? 0) + (online ? 1 : -1);
+    if (next > 0) this.counts.set(userId, next);
+    else this.counts.delete(userId);
+  }
+
+  users() {
+    return this.counts.keys();
+  }
+}
+
+/**
+ * The trading context: order and account endpoints, and the risk engine. The engine runs where the
+ * feed runs (ROLE all or engine); a gateway only serves the endpoints and forwards its changes to the
+ * engine over the bus (`trading.changed`).
+ */
+export function createTradingModule(deps: CoreDeps, services: { wallet: WalletService; market: MarketService }) {
+  const service = new TradingService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, ...services });
+  const presence = new Presence();
+  const engine = new RiskEngine({
+    trading: service,
+    market: services.market,
+    wallet: services.wallet,
+    bus: deps.bus,
+    log: deps.log,
+    onlineUsers: () => presence.users(),
+  });
+  const runsEngine = deps.config.role !== 'gateway';
+  let stopPresence: (() => void) | undefined;
+  const module: Module & { engine: RiskEngine } = {
+    name: 'trading',
+    engine,
+    routes: tradingRoutes(service, services.market, services.wallet),
+    start: async () => {
+      if (!runsEngine) return;
+      stopPresence = deps.bus.subscribe('realtime.presence', (event) => presence.apply(event));
+      await engine.start();
+    },
+    stop: async () => {
+      stopPresence?.();
+      await engine.stop();
+    },
+  };
+  return { service, engine, module };
+}

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import {
+  ApiPath,
+  BALANCE_DECIMALS,
+  pageQuery,
+  toJsonNumber,
+  PROFIT_DECIMALS,
+  ZIdempotencyKey,
+  ZMyDealQuery,
+  ZOrderIdRequest,
+  ZSetStopPriceRequest,
+  ZSubmitOrderRequest,
+} from '@pipwise/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireUser } from '../../http/auth.js';
+import { ok, parse } from '../../http/envelope.js';
+import { translate } from '../../i18n/catalog.js';
+import type { MarketService } from '../market/api.js';
+import type { WalletService } from '../wallet/service.js';
+import { formatDateTime, presentFigures, presentOrder } from './present.js';
+import { PAGE_SIZE, type TradingService } from './service.js';
+
+/**
+ * Per session (the token), so many users behind one address are not throttled together; generous
+ * enough for a fast trader, low enough that a script cannot flood the order book.
+ */
+const perSession = (max: number) => ({
+  config: {
+    rateLimit: {
+      max,
+      timeWindow: '1 minute',
+      keyGenerator: (request: FastifyRequest) => {
+        const header = request.headers.authorization;
+        // Hashed: the limiter's store (Redis when shared) never holds a usable token.
+        return typeof header === 'string' && header.length > 0
+          ? `session:${createHash('sha256').update(header).digest('base64url')}`
+          : `ip:${request.ip}`;
+      },
+    },
+  },
+});
+
+const LIMITS = { trade: perSession(300), read: perSession(600) };
+
+/** The spec leaves the method of these forex calls open: accept GET and POST, fields in the query or the body. */
+const input = (request: FastifyRequest) => ({
+  ...(request.query as Record<string, unknown>),
+  ...(typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {}),
+});
+
+const idempotencyKey = (request: FastifyRequest) => {
+  const header = request.headers['idempotency-key'];
+  return header === undefined ? undefined : parse(ZIdempotencyKey, Array.isArray(header) ? header[0] : header);
+};
+
+export function tradingRoutes(trading: TradingService, market: MarketService, wallet: WalletService) {
+  return (app: FastifyInstance) => {
+    const both = (path: string, options: object, handler: (request: FastifyRequest) => Promise<unknown>) => {
+      app.get(path, options, handler);
+      app.post(path, options, handler);
+    };
+
+    app.post(ApiPath.submitOrder, LIMITS.trade, async (request) => {
+      const { userId } = requireUser(request);
+      const body = parse(ZSubmitOrderRequest, input(request));
+      const outcome = await trading.submit(userId, body, idempotencyKey(request));
+      return ok(request, presentOrder(outcome.order, request.lang, market, trading), outcome.msgKey);
+    });
+
+    both(ApiPath.closeOrder, LIMITS.trade, async (request) => {
+      const { userId } = requireUser(request);
+      const { id } = parse(ZOrderIdRequest, input(request));
+      const outcome = await trading.close(userId, id, idempotencyKey(request));
+      return ok(request, presentOrder(outcome.order, request.lang, market, trading), outcome.msgKey);
+    });
+
+    both(ApiPath.cancelOrder, LIMITS.trade, async (request) => {
+      const { userId } = requireUser(request);
+      const { id } = parse(ZOrderIdRequest, input(request));
+      return ok(request, presentOrder(await trading.cancel(userId, id), request.lang, market, trading), 'order_cancelled');
+    });
+
+    both(ApiPath.setStopPrice, LIMITS.trade, async (request) => {
+      const { userId } = requireUser(request);
+      const body = parse(ZSetStopPriceRequest, input(request));
+      return ok(request, presentOrder(await trading.setStops(userId, body), request.lang, market, trading), 'stops_updated');
+    });
+
+    both(ApiPath.myDeal, LIMITS.read, async (request) => {
+      const { userId } = requireUser(request);
+      const { status, page } = parse(ZMyDealQuery, input(request));
+      const list = await trading.list(userId, status, page);
+      return ok(request, {
+        data: list.rows.map((row) => presentOrder(row, request.lang, market, trading)),
+        total: list.total,
+        page,
+        page_size: PAGE_SIZE,
+        all_fact_profits: toJsonNumber(list.allProfits, PROFIT_DECIMALS),
+        balance: toJsonNumber(list.balance, BALANCE_DECIMALS),
+      });
+    });
+
+    app.get(ApiPath.getBalance, LIMITS.read, async (request) => {
+      const { userId } = requireUser(request);
+      const balance = await wallet.get(userId);
+      return ok(request, {
+        balance: toJsonNumber(balance.balance, BALANCE_DECIMALS),
+        lock_balance: toJsonNumber(balance.lockBalance, BALANCE_DECIMALS),
+        currency: 'USD',
+      });
+    });
+
+    app.get(ApiPath.forexDetail, LIMITS.read, async (request) => {
+      const { userId } = requireUser(request);
+      return ok(request, presentFigures(await trading.figures(userId)));
+    });
+
+    app.get(ApiPath.ledger, LIMITS.read, async (request) => {
+      const { userId } = requireUser(request);
+      const { page } = parse(pageQuery, request.query);
+      const history = await wallet.history(userId, page, PAGE_SIZE);
+      return ok(request, {
+        data: history.rows.map((row) => ({
+          Id: row.id,
+          Value: toJsonNumber(row.amount, BALANCE_DECIMALS),
+          BalanceAfter: toJsonNumber(row.balanceAfter, BALANCE_DECIMALS),
+          Type: row.type,
+          Memo: row.memoKey,
+          MemoTran: translate(request.lang, row.memoKey, row.memoParams),
+          RefType: row.refType,
+          RefId: row.refId,
+          CreatedAt: row.createdAt.toISOString(),
+          CreatedAtTran: formatDateTime(row.createdAt, request.lang),
+        })),
+        total: history.total,
+        page,
+        page_size: PAGE_SIZE,
+      });
+    });
+
+    both(ApiPath.resetDemo, LIMITS.trade, async (request) => {
+      const principal = requireUser(request);
+      const result = await trading.resetDemo(principal.userId, principal.isDemo);
+      return ok(request, { balance: toJsonNumber(result.balance, BALANCE_DECIMALS), closed: result.closed }, 'demo_reset_done');
+    });
+  };
+}

@@ -1,0 +1,677 @@
+import {
+  accountFigures,
+  CloseReason,
+  conflict,
+  dec,
+  entryPrice,
+  exitPrice,
+  fillDirection,
+  invalid,
+  isStopOut,
+  lotError,
+  margin as marginOf,
+  notFound,
+  OrderStatus,
+  pendingReached,
+  profit,
+  rejected,
+  roundBalance,
+  roundProfit,
+  stopReached,
+  stopsError,
+  tradeFee,
+  type AccountFigures,
+  type CloseReasonValue,
+  type Dec,
+  type OrderSideValue,
+  type TSetStopPriceRequest,
+  type TSubmitOrderRequest,
+} from '@pipwise/domain';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import type { Db, Executor } from '../../db/client.js';
+import { idempotencyKeys, orders, settings } from '../../db/schema.js';
+import type { EventBus } from '../../realtime/bus.js';
+import type { InstrumentInfo, MarketService, Quote } from '../market/api.js';
+import type { WalletService } from '../wallet/service.js';
+
+export type OrderRow = typeof orders.$inferSelect;
+
+declare module '../../realtime/bus.js' {
+  interface BusEvents {
+    /**
+     * Something about a user's orders or cash changed and committed (submit, fill, close, cancel, TP/SL
+     * edit, reset). The risk engine reloads that user's state from the database.
+     */
+    'trading.changed': { userId: number };
+  }
+}
+
+export const PAGE_SIZE = 10;
+
+/** Settings the trading rules read (defaults in db/seed.ts). */
+interface TradingSettings {
+  feeType: number;
+  stopOutLevel: Dec;
+  demoStartBalance: Dec;
+}
+
+const SETTINGS_TTL_MS = 5_000;
+
+export interface TradingDeps {
+  db: Db;
+  wallet: WalletService;
+  market: MarketService;
+  bus: EventBus;
+  clock: Clock;
+}
+
+/** What an Idempotency-Key replays: the order the first call acted on and its confirmation. */
+interface Acknowledgement {
+  orderId: number;
+  msgKey: string;
+}
+
+export interface OrderOutcome {
+  order: OrderRow;
+  msgKey: string;
+}
+
+type HoldingSlice = Pick<OrderRow, 'id' | 'instrumentId' | 'side' | 'lots' | 'openPrice' | 'margin'>;
+
+const isUniqueViolation = (error: unknown): boolean => {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+};
+
+/**
+ * Orders and positions: every money path is one transaction that first locks the owner's wallet row,
+ * so all changes of one account serialise; closes and fills are conditional updates on the order's
+ * status, so each happens at most once however many callers race (manual close, the engine, a
+ * second device).
+ */
+export class TradingService {
+  private cachedSettings: { value: TradingSettings; readAt: number } | null = null;
+
+  constructor(private readonly deps: TradingDeps) {}
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  async settings(): Promise<TradingSettings> {
+    const now = this.deps.clock.now().getTime();
+    if (this.cachedSettings && now - this.cachedSettings.readAt < SETTINGS_TTL_MS) return this.cachedSettings.value;
+    const rows = await this.db
+      .select()
+      .from(settings)
+      .where(inArray(settings.key, ['trade_fee_type', 'stop_out_level', 'demo_start_balance']));
+    const read = (key: string, fallback: string) => rows.find((r) => r.key === key)?.value ?? fallback;
+    const value = {
+      feeType: Number(read('trade_fee_type', '2')),
+      stopOutLevel: dec(read('stop_out_level', '50')),
+      demoStartBalance: dec(read('demo_start_balance', '100000')),
+    };
+    this.cachedSettings = { value, readAt: now };
+    return value;
+  }
+
+  instrument(id: number): InstrumentInfo {
+    const instrument = this.deps.market.getInstrument(id);
+    if (!instrument) throw notFound('instrument_not_found');
+    return instrument;
+  }
+
+  private tradableQuote(instrument: InstrumentInfo): Quote {
+    const quote = this.deps.market.getQuote(instrument.id);
+    if (!quote) throw rejected('quote_unavailable');
+    if (!quote.marketOpen || !this.deps.market.isOpen(instrument.id)) throw rejected('market_closed');
+    return quote;
+  }
+
+  usdRate(instrument: InstrumentInfo): Dec {
+    return this.deps.market.usdRate(instrument.quoteCurrency);
+  }
+
+  /** Live floating P&L (USD, unrounded) of a holding order at the current quote; 0 without a quote. */
+  floatingOf(order: Pick<OrderRow, 'instrumentId' | 'side' | 'lots' | 'openPrice'>): Dec {
+    const instrument = this.deps.market.getInstrument(order.instrumentId);
+    const quote = this.deps.market.getQuote(order.instrumentId);
+    if (!instrument || !quote || order.openPrice === null) return dec(0);
+    const side = order.side as OrderSideValue;
+    return profit(
+      { side, lots: order.lots, contractSize: instrument.contractSize, entry: order.openPrice },
+      exitPrice(side, quote),
+      this.usdRate(instrument),
+    );
+  }
+
+  private async holdings(tx: Executor, userId: number): Promise<HoldingSlice[]> {
+    return tx
+      .select({
+        id: orders.id,
+        instrumentId: orders.instrumentId,
+        side: orders.side,
+        lots: orders.lots,
+        openPrice: orders.openPrice,
+        margin: orders.margin,
+      })
+      .from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.status, OrderStatus.holding)));
+  }
+
+  private figuresFrom(balance: Dec, locked: Dec, holdings: HoldingSlice[]): AccountFigures {
+    let floating = dec(0);
+    let usedMargin = dec(0);
+    for (const holding of holdings) {
+      floating = floating.plus(this.floatingOf(holding));
+      usedMargin = usedMargin.plus(holding.margin);
+    }
+    return accountFigures({ balance, floating, usedMargin, locked });
+  }
+
+  /** Account figures (spec §3) at the current quotes. */
+  async figures(userId: number, tx: Executor = this.db): Promise<AccountFigures> {
+    const wallet = await this.deps.wallet.get(userId, tx);
+    return this.figuresFrom(wallet.balance, wallet.lockBalance, await this.holdings(tx, userId));
+  }
+
+  // ── idempotency ───────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Runs a money call at most once per Idempotency-Key: the key and the answer are stored in the same
+   * transaction as the effect, so a retry racing the first call fails on the key and gets the first
+   * answer (callers look for an earlier answer before anything else). Only successes are stored: a
+   * refused call changed nothing and may be retried with the same key.
+   */
+  private async once(
+    userId: number,
+    key: string | undefined,
+    route: string,
+    run: (tx: Executor) => Promise<OrderOutcome>,
+  ): Promise<OrderOutcome & { replayed: boolean }> {
+    if (!key) return { ...(await this.db.transaction(run)), replayed: false };
+    try {
+      const outcome = await this.db.transaction(async (tx) => {
+        const result = await run(tx);
+        const response: Acknowledgement = { orderId: result.order.id, msgKey: result.msgKey };
+        await tx.insert(idempotencyKeys).values({ userId, key, route, response });
+        return result;
+      });
+      return { ...outcome, replayed: false };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const replayed = await this.replay(userId, key, route);
+      if (replayed) return replayed;
+      throw error;
+    }
+  }
+
+  /** The first answer again: the same order (as it is now) and the same confirmation. */
+  private async replay(userId: number, key: string, route: string): Promise<(OrderOutcome & { replayed: true }) | null> {
+    const [row] = await this.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
+      .limit(1);
+    if (!row) return null;
+    if (row.route !== route) throw conflict('idempotency_key_reused');
+    const acknowledgement = row.response as Acknowledgement;
+    return { order: await this.owned(userId, acknowledgement.orderId), msgKey: acknowledgement.msgKey, replayed: true };
+  }
+
+  // ── orders ────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Opens a market position or places a pending order (spec §5 rules, DESIGN §5 model). */
+  async submit(userId: number, body: TSubmitOrderRequest, idempotencyKey?: string): Promise<OrderOutcome> {
+    // A retry gets the first answer whatever happened since (a closed market, a spent margin).
+    const earlier = idempotencyKey ? await this.replay(userId, idempotencyKey, 'submit') : null;
+    if (earlier) return earlier;
+    const instrument = this.instrument(body.forex_id);
+    if (instrument.leverages.length === 0) throw rejected('leverage_not_configured');
+    if (!instrument.leverages.includes(body.multiple)) throw invalid('leverage_not_offered');
+    const lots = dec(body.cont);
+    const lotProblem = lotError(lots, instrument);
+    if (lotProblem) {
+      throw invalid(lotProblem, {
+        min: instrument.minLots.toFixed(),
+        max: instrument.maxLots.toFixed(),
+        step: instrument.lotStep.toFixed(),
+      });
+    }
+    const quote = this.tradableQuote(instrument);
+    const side = body.type;
+    const pending = body.status === OrderStatus.pending;
+    const marketEntry = entryPrice(side, quote);
+    const target = pending && body.target_price ? dec(body.target_price) : null;
+    const stops = {
+      takeProfit: body.target_profit_price ? dec(body.target_profit_price) : null,
+      stopLoss: body.stop_loss_price ? dec(body.stop_loss_price) : null,
+    };
+    const stopProblem = stopsError(side, target ?? exitPrice(side, quote), stops);
+    if (stopProblem) throw invalid(stopProblem);
+    const { feeType } = await this.settings();
+    const price = target ?? marketEntry;
+    const marginUsd = marginOf({
+      lots,
+      contractSize: instrument.contractSize,
+      marginMode: instrument.marginMode,
+      price,
+      leverage: body.multiple,
+      usdRate: this.usdRate(instrument),
+    });
+    const margin = roundProfit(marginUsd);
+    const fee = roundBalance(tradeFee({ feeType, lots, feeRate: instrument.feeRate, margin: marginUsd }));
+    const now = this.deps.clock.now();
+
+    const outcome = await this.once(userId, idempotencyKey, 'submit', async (tx) => {
+      const wallet = await this.deps.wallet.lock(tx, userId);
+      const figures = this.figuresFrom(wallet.balance, wallet.lockBalance, await this.holdings(tx, userId));
+      if (figures.freeMargin.lt(margin.plus(fee))) throw rejected('insufficient_margin');
+      const reserved = pending ? roundBalance(margin.plus(fee)) : dec(0);
+      const [order] = await tx
+        .insert(orders)
+        .values({
+          userId,
+          instrumentId: instrument.id,
+          side,
+          status: pending ? OrderStatus.pending : OrderStatus.holding,
+          lots: lots.toFixed(),
+          leverage: body.multiple,
+          targetPrice: target?.toFixed() ?? null,
+          placedPrice: marketEntry.toFixed(),
+          openPrice: pending ? null : marketEntry.toFixed(),
+          stopLoss: stops.stopLoss?.toFixed() ?? null,
+          takeProfit: stops.takeProfit?.toFixed() ?? null,
+          margin: margin.toFixed(6),
+          fee: fee.toFixed(2),
+          reserved: reserved.toFixed(2),
+          createdAt: now,
+          openedAt: pending ? null : now,
+        })
+        .returning();
+      if (!order) throw new Error('order insert returned nothing');
+      if (pending) {
+        await this.deps.wallet.adjustLock(tx, userId, reserved);
+      } else if (!fee.isZero()) {
+        await this.deps.wallet.post(tx, {
+          userId,
+          amount: fee.negated(),
+          type: 'trade_fee',
+          memoParams: { code: instrument.showCode, id: order.id },
+          refType: 'order',
+          refId: order.id,
+        });
+      }
+      return { order, msgKey: pending ? 'order_placed_pending' : 'order_opened' };
+    });
+    if (!outcome.replayed) this.changed(userId);
+    return outcome;
+  }
+
+  /** The order if it belongs to the user; another user's order is "not found" (its existence is not revealed). */
+  async owned(userId: number, orderId: number, tx: Executor = this.db): Promise<OrderRow> {
+    const [order] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
+      .limit(1);
+    if (!order) throw notFound('order_not_found');
+    return order;
+  }
+
+  /** Manual close at the current closing price. */
+  async close(userId: number, orderId: number, idempotencyKey?: string): Promise<OrderOutcome> {
+    const earlier = idempotencyKey ? await this.replay(userId, idempotencyKey, 'close') : null;
+    if (earlier) return earlier;
+    const outcome = await this.once(userId, idempotencyKey, 'close', async (tx) => {
+      const order = await this.owned(userId, orderId, tx);
+      if (order.status !== OrderStatus.holding) throw rejected('order_not_holding');
+      const instrument = this.instrument(order.instrumentId);
+      const quote = this.tradableQuote(instrument);
+      await this.deps.wallet.lock(tx, userId);
+      const closed = await this.closeLocked(
+        tx,
+        order,
+        instrument,
+        exitPrice(order.side as OrderSideValue, quote),
+        CloseReason.manual,
+      );
+      if (!closed) throw rejected('order_not_holding');
+      return { order: closed, msgKey: 'order_closed' };
+    });
+    if (!outcome.replayed) this.closedNotice(userId, [orderId]);
+    return outcome;
+  }
+
+  /**
+   * Closes a holding order at `exit` inside a transaction that holds the owner's wallet lock: the
+   * status moves 1 → 3 only if it is still 1, then the result is credited (and a negative balance
+   * written off). Returns null when someone else closed it first.
+   */
+  private async closeLocked(
+    tx: Executor,
+    order: OrderRow,
+    instrument: InstrumentInfo,
+    exit: Dec,
+    reason: CloseReasonValue,
+  ): Promise<OrderRow | null> {
+    const side = order.side as OrderSideValue;
+    const result = roundProfit(
+      profit(
+        { side, lots: order.lots, contractSize: instrument.contractSize, entry: order.openPrice ?? exit },
+        exit,
+        this.usdRate(instrument),
+      ),
+    );
+    const [closed] = await tx
+      .update(orders)
+      .set({
+        status: OrderStatus.history,
+        closePrice: exit.toFixed(),
+        profit: result.toFixed(6),
+        closeReason: reason,
+        closedAt: this.deps.clock.now(),
+      })
+      .where(and(eq(orders.id, order.id), eq(orders.status, OrderStatus.holding)))
+      .returning();
+    if (!closed) return null;
+    const credit = roundBalance(result);
+    if (!credit.isZero()) {
+      const balanceAfter = await this.deps.wallet.post(
+        tx,
+        {
+          userId: order.userId,
+          amount: credit,
+          type: 'trade_profit',
+          memoParams: { code: instrument.showCode, id: order.id },
+          refType: 'order',
+          refId: order.id,
+        },
+        { allowNegative: true },
+      );
+      if (balanceAfter.isNegative()) {
+        await this.deps.wallet.post(tx, {
+          userId: order.userId,
+          amount: balanceAfter.negated(),
+          type: 'write_off',
+          memoParams: { code: instrument.showCode, id: order.id },
+          refType: 'order',
+          refId: order.id,
+        });
+      }
+    }
+    return closed;
+  }
+
+  /** Cancels a pending order and releases its reservation. */
+  async cancel(userId: number, orderId: number): Promise<OrderRow> {
+    const cancelled = await this.db.transaction(async (tx) => {
+      const order = await this.owned(userId, orderId, tx);
+      if (order.status !== OrderStatus.pending) throw rejected('order_not_pending');
+      await this.deps.wallet.lock(tx, userId);
+      const row = await this.retirePending(tx, order, CloseReason.cancelled);
+      if (!row) throw rejected('order_not_pending');
+      return row;
+    });
+    this.closedNotice(userId, [orderId]);
+    return cancelled;
+  }
+
+  /** Pending → history (status 0 only) and its reservation released; wallet lock held by the caller. */
+  private async retirePending(tx: Executor, order: OrderRow, reason: CloseReasonValue): Promise<OrderRow | null> {
+    const [row] = await tx
+      .update(orders)
+      .set({ status: OrderStatus.history, closeReason: reason, closedAt: this.deps.clock.now(), reserved: '0' })
+      .where(and(eq(orders.id, order.id), eq(orders.status, OrderStatus.pending)))
+      .returning();
+    if (!row) return null;
+    if (!dec(order.reserved).isZero()) await this.deps.wallet.adjustLock(tx, order.userId, dec(order.reserved).negated());
+    return row;
+  }
+
+  /** Replaces TP and SL of a holding or pending order (absent = removed), checked against the side rules. */
+  async setStops(userId: number, body: TSetStopPriceRequest): Promise<OrderRow> {
+    const order = await this.owned(userId, body.id);
+    const side = order.side as OrderSideValue;
+    let reference: Dec;
+    if (order.status === OrderStatus.holding) {
+      const quote = this.deps.market.getQuote(order.instrumentId);
+      if (!quote) throw rejected('quote_unavailable');
+      reference = exitPrice(side, quote);
+    } else if (order.status === OrderStatus.pending && order.targetPrice !== null) {
+      reference = dec(order.targetPrice);
+    } else {
+      throw rejected('order_not_open');
+    }
+    const stops = {
+      takeProfit: body.target_profit_price ? dec(body.target_profit_price) : null,
+      stopLoss: body.stop_loss_price ? dec(body.stop_loss_price) : null,
+    };
+    const problem = stopsError(side, reference, stops);
+    if (problem) throw invalid(problem);
+    const [updated] = await this.db
+      .update(orders)
+      .set({ takeProfit: stops.takeProfit?.toFixed() ?? null, stopLoss: stops.stopLoss?.toFixed() ?? null })
+      .where(and(eq(orders.id, order.id), eq(orders.status, order.status)))
+      .returning();
+    // The order filled or closed between the read and the write: the client must look again.
+    if (!updated) throw conflict('order_changed');
+    this.changed(userId);
+    return updated;
+  }
+
+  async list(userId: number, status: number, page: number) {
+    const where = and(eq(orders.userId, userId), eq(orders.status, status));
+    const [rows, [totals], wallet] = await Promise.all([
+      this.db
+        .select()
+        .from(orders)
+        .where(where)
+        .orderBy(desc(status === OrderStatus.history ? orders.closedAt : orders.id), desc(orders.id))
+        .limit(PAGE_SIZE)
+        .offset((page - 1) * PAGE_SIZE),
+      this.db
+        .select({ total: count(), realised: sql<string | null>`sum(${orders.profit})` })
+        .from(orders)
+        .where(where),
+      this.deps.wallet.get(userId),
+    ]);
+    let allProfits = dec(0);
+    if (status === OrderStatus.holding) {
+      for (const holding of await this.holdings(this.db, userId)) allProfits = allProfits.plus(this.floatingOf(holding));
+    } else if (status === OrderStatus.history) {
+      allProfits = dec(totals?.realised ?? '0');
+    }
+    return { rows, total: Number(totals?.total ?? 0), allProfits, balance: wallet.balance };
+  }
+
+  // ── engine actions: each its own transaction, each at most once ─────────────────────────────────
+
+  /** Fires TP or SL if the order is still holding and `quote` really reaches its current level. */
+  async closeOnTrigger(orderId: number, quote: Quote): Promise<OrderRow | null> {
+    const closed = await this.db.transaction(async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+      if (!order || order.status !== OrderStatus.holding) return null;
+      const side = order.side as OrderSideValue;
+      const exit = exitPrice(side, quote);
+      const reason = stopReached(side, exit, { takeProfit: order.takeProfit, stopLoss: order.stopLoss });
+      if (!reason) return null;
+      const instrument = this.deps.market.getInstrument(order.instrumentId);
+      if (!instrument) return null;
+      await this.deps.wallet.lock(tx, order.userId);
+      return this.closeLocked(
+        tx,
+        order,
+        instrument,
+        exit,
+        reason === 'take_profit' ? CloseReason.takeProfit : CloseReason.stopLoss,
+      );
+    });
+    if (closed) this.closedNotice(closed.userId, [closed.id]);
+    return closed;
+  }
+
+  /**
+   * Fills a pending order at the tick's entry price if the tick really reached its target. The
+   * reservation is released and margin and fee are charged at the fill price; if the account can no
+   * longer carry them the order is retired as `margin_short` instead.
+   */
+  async fillOnTrigger(orderId: number, quote: Quote): Promise<OrderRow | null> {
+    const result = await this.db.transaction(async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+      if (!order || order.status !== OrderStatus.pending || order.targetPrice === null) return null;
+      const side = order.side as OrderSideValue;
+      const fillPrice = entryPrice(side, quote);
+      const direction = fillDirection(order.targetPrice, order.placedPrice ?? order.targetPrice);
+      if (!pendingReached(direction, order.targetPrice, fillPrice)) return null;
+      const instrument = this.deps.market.getInstrument(order.instrumentId);
+      if (!instrument) return null;
+      const wallet = await this.deps.wallet.lock(tx, order.userId);
+      const { feeType } = await this.settings();
+      const marginUsd = marginOf({
+        lots: order.lots,
+        contractSize: instrument.contractSize,
+        marginMode: instrument.marginMode,
+        price: fillPrice,
+        leverage: order.leverage,
+        usdRate: this.usdRate(instrument),
+      });
+      const margin = roundProfit(marginUsd);
+      const fee = roundBalance(tradeFee({ feeType, lots: order.lots, feeRate: instrument.feeRate, margin: marginUsd }));
+      const figures = this.figuresFrom(
+        wallet.balance,
+        wallet.lockBalance.minus(order.reserved),
+        await this.holdings(tx, order.userId),
+      );
+      if (figures.freeMargin.lt(margin.plus(fee)) || wallet.balance.lt(fee)) {
+        const retired = await this.retirePending(tx, order, CloseReason.marginShort);
+        return retired ? { order: retired, filled: false } : null;
+      }
+      const [filled] = await tx
+        .update(orders)
+        .set({
+          status: OrderStatus.holding,
+          openPrice: fillPrice.toFixed(),
+          margin: margin.toFixed(6),
+          fee: fee.toFixed(2),
+          reserved: '0',
+          openedAt: this.deps.clock.now(),
+        })
+        .where(and(eq(orders.id, order.id), eq(orders.status, OrderStatus.pending)))
+        .returning();
+      if (!filled) return null;
+      if (!dec(order.reserved).isZero()) await this.deps.wallet.adjustLock(tx, order.userId, dec(order.reserved).negated());
+      if (!fee.isZero()) {
+        await this.deps.wallet.post(tx, {
+          userId: order.userId,
+          amount: fee.negated(),
+          type: 'trade_fee',
+          memoParams: { code: instrument.showCode, id: order.id },
+          refType: 'order',
+          refId: order.id,
+        });
+      }
+      return { order: filled, filled: true };
+    });
+    if (!result) return null;
+    if (result.filled) this.changed(result.order.userId);
+    else this.closedNotice(result.order.userId, [result.order.id]);
+    return result.order;
+  }
+
+  /**
+   * Stop-out: while the account's margin level is at or below the setting, closes its most losing
+   * position (one transaction per position, re-checked under the wallet lock each time). Positions
+   * whose market is closed cannot be closed and are skipped. Returns the ids closed.
+   */
+  async stopOut(userId: number): Promise<number[]> {
+    const closedIds: number[] = [];
+    const { stopOutLevel } = await this.settings();
+    for (;;) {
+      const closed = await this.db.transaction(async (tx) => {
+        const wallet = await this.deps.wallet.lock(tx, userId);
+        const holdings = await this.holdings(tx, userId);
+        const figures = this.figuresFrom(wallet.balance, wallet.lockBalance, holdings);
+        if (!isStopOut(figures.equity, figures.usedMargin, stopOutLevel)) return null;
+        let worst: { holding: HoldingSlice; pnl: Dec; quote: Quote; instrument: InstrumentInfo } | null = null;
+        for (const holding of holdings) {
+          const instrument = this.deps.market.getInstrument(holding.instrumentId);
+          const quote = this.deps.market.getQuote(holding.instrumentId);
+          if (!instrument || !quote?.marketOpen) continue;
+          const pnl = this.floatingOf(holding);
+          if (!worst || pnl.lt(worst.pnl) || (pnl.eq(worst.pnl) && holding.id < worst.holding.id)) {
+            worst = { holding, pnl, quote, instrument };
+          }
+        }
+        if (!worst) return null;
+        const [order] = await tx.select().from(orders).where(eq(orders.id, worst.holding.id)).limit(1);
+        if (!order) return null;
+        const exit = exitPrice(order.side as OrderSideValue, worst.quote);
+        return this.closeLocked(tx, order, worst.instrument, exit, CloseReason.stopOut);
+      });
+      if (!closed) break;
+      closedIds.push(closed.id);
+    }
+    if (closedIds.length > 0) this.closedNotice(userId, closedIds);
+    return closedIds;
+  }
+
+  /** Demo reset: closes every position, cancels every pending order and restores the starting balance. */
+  async resetDemo(userId: number, isDemo: boolean): Promise<{ balance: Dec; closed: number[] }> {
+    if (!isDemo) throw rejected('demo_reset_only_demo');
+    const { demoStartBalance } = await this.settings();
+    const result = await this.db.transaction(async (tx) => {
+      await this.deps.wallet.lock(tx, userId);
+      const open = await tx
+        .select()
+        .from(orders)
+        .where(and(eq(orders.userId, userId), inArray(orders.status, [OrderStatus.holding, OrderStatus.pending])));
+      const closed: number[] = [];
+      for (const order of open) {
+        if (order.status === OrderStatus.pending) {
+          if (await this.retirePending(tx, order, CloseReason.demoReset)) closed.push(order.id);
+          continue;
+        }
+        const instrument = this.instrument(order.instrumentId);
+        const quote = this.deps.market.getQuote(order.instrumentId);
+        // Without a quote the position closes flat: the balance is restored below either way.
+        const exit = quote ? exitPrice(order.side as OrderSideValue, quote) : dec(order.openPrice ?? '0');
+        if (await this.closeLocked(tx, order, instrument, exit, CloseReason.demoReset)) closed.push(order.id);
+      }
+      const { balance } = await this.deps.wallet.get(userId, tx);
+      const topUp = demoStartBalance.minus(balance);
+      let after = balance;
+      if (!topUp.isZero()) {
+        after = await this.deps.wallet.post(tx, { userId, amount: topUp, type: 'demo_reset' });
+      }
+      return { balance: after, closed };
+    });
+    if (result.closed.length > 0) this.closedNotice(userId, result.closed);
+    else this.changed(userId);
+    return result;
+  }
+
+  // ── notices ───────────────────────────────────────────────────────────────────────────────────────
+
+  private changed(userId: number) {
+    this.deps.bus.publish('trading.changed', { userId });
+  }
+
+  /** Closed or cancelled orders leave every device's lists at once (FOREX_CLOSED), and the engine reloads. */
+  private closedNotice(userId: number, ids: number[]) {
+    this.changed(userId);
+    this.deps.bus.publish('realtime.user', { userId, topic: 'FOREX_CLOSED', data: ids });
+  }
+
+  /** Open orders of every account, for the engine's start-up load. */
+  async openOrders(userIds?: number[]): Promise<OrderRow[]> {
+    const open = inArray(orders.status, [OrderStatus.holding, OrderStatus.pending]);
+    return this.db
+      .select()
+      .from(orders)
+      .where(userIds ? and(open, inArray(orders.userId, userIds)) : open);
+  }
+}

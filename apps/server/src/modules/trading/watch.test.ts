@@ -1,0 +1,134 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LevelBook } from './levels.js';
+import { PositionWatch, type WatchedOrder } from './watch.js';
+
+const byNumber = (a: number, b: number) => a - b;
+
+describe('level book', () => {
+  it('fires rising levels at or below the price and falling levels at or above it, nearest first', () => {
+    const rise = new LevelBook<number>('rise', byNumber);
+    rise.insert(1.2, 1);
+    rise.insert(1.1, 2);
+    rise.insert(1.3, 3);
+    expect(rise.reachedBy(1.09)).toBe(false);
+    expect(rise.takeReached(1.09)).toEqual([]);
+    expect(rise.takeReached(1.2)).toEqual([2, 1]);
+    expect(rise.size).toBe(1);
+
+    const fall = new LevelBook<number>('fall', byNumber);
+    fall.insert(1.0, 1);
+    fall.insert(1.05, 2);
+    expect(fall.takeReached(1.06)).toEqual([]);
+    expect(fall.takeReached(1.0)).toEqual([2, 1]);
+  });
+
+  it('removes exactly the item given, even among equal levels', () => {
+    const book = new LevelBook<number>('rise', byNumber);
+    for (const id of [5, 3, 9]) book.insert(2, id);
+    expect(book.remove(2, 3)).toBe(true);
+    expect(book.remove(2, 3)).toBe(false);
+    expect(book.remove(2.5, 5)).toBe(false);
+    expect(book.entries().map((e) => e.item)).toEqual([5, 9]);
+  });
+
+  it('agrees with a scan for any inserts, removals and prices', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'rise' | 'fall'>('rise', 'fall'),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.boolean()), { maxLength: 60 }),
+        fc.integer({ min: 0, max: 51 }),
+        (crossing, operations, price) => {
+          const book = new LevelBook<number>(crossing, byNumber);
+          const model = new Map<number, number>();
+          operations.forEach(([level, keep], id) => {
+            book.insert(level, id);
+            model.set(id, level);
+            if (!keep) {
+              book.remove(level, id);
+              model.delete(id);
+            }
+          });
+          const reached = (level: number) => (crossing === 'rise' ? price >= level : price <= level);
+          const expected = [...model.entries()].filter(([, level]) => reached(level)).map(([id]) => id);
+          expect(book.takeReached(price).sort(byNumber)).toEqual(expected.sort(byNumber));
+          expect(book.size).toBe(model.size - expected.length);
+        },
+      ),
+    );
+  });
+});
+
+const order = (patch: Partial<WatchedOrder> & Pick<WatchedOrder, 'id'>): WatchedOrder => ({
+  userId: 1,
+  instrumentId: 7,
+  side: 1,
+  status: 1,
+  lots: '1',
+  contractSize: '100',
+  margin: '100',
+  openPrice: '10',
+  targetPrice: null,
+  fillDirection: null,
+  takeProfit: null,
+  stopLoss: null,
+  ...patch,
+});
+
+describe('position watch', () => {
+  it('fires buy TP on the bid, sell TP on the ask, and pending fills on their entry side', () => {
+    const watch = new PositionWatch(50);
+    watch.setAccount(1, '10000', [
+      order({ id: 1, takeProfit: '11', stopLoss: '9' }),
+      order({ id: 2, side: 2, takeProfit: '9', stopLoss: '11' }),
+      order({ id: 3, status: 0, openPrice: null, targetPrice: '9.5', fillDirection: 'fall' }),
+      order({ id: 4, side: 2, status: 0, openPrice: null, targetPrice: '10.5', fillDirection: 'rise' }),
+    ]);
+    expect(watch.onQuote(7, 10, 10.1, 1, true).triggers).toEqual([]);
+    // bid 11 reaches the buy TP; ask 11.1 reaches the sell SL; the sell pending fills at the bid 11 ≥ 10.5.
+    const up = watch.onQuote(7, 11, 11.1, 1, true).triggers;
+    expect(up.map((t) => [t.orderId, t.kind]).sort()).toEqual([
+      [1, 'take_profit'],
+      [2, 'stop_loss'],
+      [4, 'fill'],
+    ]);
+    // Taken levels do not fire twice; the buy pending waits for the ask to fall to 9.5.
+    expect(
+      watch
+        .onQuote(7, 9.3, 9.45, 1, true)
+        .triggers.map((t) => [t.orderId, t.kind])
+        .sort(),
+    ).toEqual([[3, 'fill']]);
+  });
+
+  it('does nothing but mark prices while the market is closed', () => {
+    const watch = new PositionWatch(50);
+    watch.setAccount(1, '10000', [order({ id: 1, takeProfit: '11' })]);
+    expect(watch.onQuote(7, 12, 12.1, 1, false)).toEqual({ triggers: [], stopOutCandidates: [] });
+    expect(watch.screened(1)?.floating).toBeCloseTo(200);
+    expect(watch.onQuote(7, 12, 12.1, 1, true).triggers).toHaveLength(1);
+  });
+
+  it('screens an account for stop-out from its exposure across instruments', () => {
+    const watch = new PositionWatch(50);
+    // Balance 300, used margin 200; stop-out when equity ≤ 100, i.e. a loss of 200.
+    watch.setAccount(1, '300', [order({ id: 1 }), order({ id: 2, instrumentId: 8, side: 2, openPrice: '5' })]);
+    watch.onQuote(8, 5, 5, 1, true);
+    expect(watch.onQuote(7, 9, 9, 1, true).stopOutCandidates).toEqual([]); // −100
+    expect(watch.onQuote(8, 6, 6, 1, true).stopOutCandidates).toEqual([1]); // −100 −100
+    watch.setBalance(1, '1000');
+    expect(watch.onQuote(8, 6, 6, 1, true).stopOutCandidates).toEqual([]);
+    watch.removeAccount(1);
+    expect(watch.onQuote(7, 1, 1, 1, true)).toEqual({ triggers: [], stopOutCandidates: [] });
+    expect(watch.accountCount).toBe(0);
+  });
+
+  it('replacing an account removes its old levels', () => {
+    const watch = new PositionWatch(50);
+    watch.setAccount(1, '1000', [order({ id: 1, takeProfit: '11' })]);
+    watch.setAccount(1, '1000', [order({ id: 1, takeProfit: '12' })]);
+    expect(watch.levels(7)?.bidRise.map((e) => e.level)).toEqual([12]);
+    watch.setAccount(1, '1000', []);
+    expect(watch.levels(7)?.bidRise).toEqual([]);
+  });
+});

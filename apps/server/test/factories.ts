@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { Db } from '../src/db/client.js';
+import { sessions, users } from '../src/db/schema.js';
+import { hashToken } from '../src/modules/accounts/module.js';
+import { WalletService } from '../src/modules/wallet/service.js';
+
+let sequence = 0;
+
+export interface Trader {
+  userId: number;
+  token: string;
+}
+
+/**
+ * A user with a wallet and a session, made straight in the database (registration has its own
+ * suites). The starting money is credited through WalletService.post, so it has its ledger row and the
+ * ledger invariant holds from the first moment.
+ */
+export async function createTrader(db: Db, options: { balance?: string; isDemo?: boolean; now?: Date } = {}): Promise<Trader> {
+  sequence += 1;
+  const unique = `${process.pid}${sequence}${randomBytes(3).readUIntBE(0, 3)}`;
+  const token = randomBytes(24).toString('hex');
+  const now = options.now ?? new Date('2026-11-18T00:00:00Z');
+  const wallet = new WalletService(db);
+  const userId = await db.transaction(async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({
+        uid: Number(unique.slice(-12)),
+        email: `trader${unique}@example.test`,
+        isDemo: options.isDemo ? 1 : 0,
+        inviteCode: `T${unique}`.slice(0, 24),
+        createdAt: now,
+      })
+      .returning({ id: users.id });
+    const id = user!.id;
+    await wallet.create(tx, id);
+    const balance = options.balance ?? '10000';
+    if (balance !== '0') {
+      await wallet.post(tx, { userId: id, amount: balance, type: options.isDemo ? 'demo_grant' : 'deposit' });
+    }
+    await tx.insert(sessions).values({
+      userId: id,
+      tokenHash: hashToken(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 365 * 24 * 3600 * 1000),
+    });
+    return id;
+  });
+  return { userId, token };
+}
+
+/** Rows of a raw query; PGlite and node-postgres both answer with `{ rows }`. */
+async function rowsOf(db: Db, query: SQL): Promise<unknown[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: unknown[] }).rows;
+}
+
+/**
+ * The money invariants, checked after every trading test: every balance equals the sum of its ledger
+ * and is not negative; every holding order carries its margin and opening price; every pending order
+ * its reservation, and locked money covers them; no order was charged, credited or written off twice;
+ * no closed order lacks its closing data.
+ */
+export async function expectLedgerInvariants(db: Db) {
+  const mismatched = await rowsOf(
+    db,
+    sql`
+    SELECT w.user_id, w.balance, COALESCE(SUM(l.amount), 0) AS ledger
+    FROM wallets w LEFT JOIN ledger_entries l ON l.user_id = w.user_id
+    GROUP BY w.user_id, w.balance
+    HAVING w.balance <> COALESCE(SUM(l.amount), 0) OR w.balance < 0`,
+  );
+  expect(mismatched, 'balance = sum(ledger) and ≥ 0 for every account').toEqual([]);
+
+  const holdingWithoutMargin = await rowsOf(
+    db,
+    sql`
+    SELECT id FROM orders WHERE status = 1 AND (margin <= 0 OR open_price IS NULL OR opened_at IS NULL)`,
+  );
+  expect(holdingWithoutMargin, 'no holding order without its margin').toEqual([]);
+
+  const locks = await rowsOf(
+    db,
+    sql`
+    SELECT w.user_id, w.lock_balance, COALESCE(SUM(o.reserved), 0) AS reserved
+    FROM wallets w LEFT JOIN orders o ON o.user_id = w.user_id AND o.status = 0
+    GROUP BY w.user_id, w.lock_balance
+    HAVING w.lock_balance <> COALESCE(SUM(o.reserved), 0)`,
+  );
+  expect(locks, 'locked money = reservations of pending orders').toEqual([]);
+
+  const twice = await rowsOf(
+    db,
+    sql`
+    SELECT ref_id, type, COUNT(*) AS n FROM ledger_entries WHERE ref_type = 'order'
+    GROUP BY ref_id, type HAVING COUNT(*) > 1`,
+  );
+  expect(twice, 'no order charged, credited or written off twice').toEqual([]);
+
+  const credits = await rowsOf(
+    db,
+    sql`
+    SELECT o.id FROM orders o
+    JOIN ledger_entries l ON l.ref_type = 'order' AND l.ref_id = o.id AND l.type = 'trade_profit'
+    WHERE o.status <> 3 OR l.amount <> ROUND(o.profit, 2)`,
+  );
+  expect(credits, 'credits only for closed orders, equal to their result').toEqual([]);
+
+  const incomplete = await rowsOf(
+    db,
+    sql`
+    SELECT id FROM orders WHERE status = 3 AND (closed_at IS NULL OR close_reason IS NULL
+      OR (close_reason NOT IN ('cancelled', 'margin_short') AND open_price IS NOT NULL AND (close_price IS NULL OR profit IS NULL)))`,
+  );
+  expect(incomplete, 'closed orders record how they closed').toEqual([]);
+}

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../src/app.js';
+import { ManualClock, systemClock, type Clock } from '../src/clock.js';
+import { loadConfig, type Config } from '../src/config.js';
+import type { AppContext } from '../src/context.js';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { seedReferenceData } from '../src/db/seed.js';
+import { createContext, type ContextOverrides } from '../src/modules.js';
+import type { MarketService } from '../src/modules/market/api.js';
+import { ManualFeed } from '../src/modules/market/feed.js';
+import { InMemoryEventBus } from '../src/realtime/bus.js';
+
+export type DbKind = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL too when CI (or a developer) points TEST_DATABASE_URL at a server. */
+export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/** A throwaway database: in-memory PGlite, or a fresh database created on the PostgreSQL server. */
+export async function openTestDatabase(kind: DbKind): Promise<Database> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({});
+    await database.migrate();
+    return database;
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `pipwise_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  await database.migrate();
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface TestServer {
+  ctx: AppContext;
+  config: Config;
+  clock: Clock;
+  database: Database;
+  baseUrl: string;
+  /** Real HTTP call; returns the parsed envelope and the HTTP status. */
+  call<T = unknown>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    options?: {
+      body?: Record<string, unknown>;
+      form?: Record<string, string>;
+      token?: string | null;
+      lang?: string;
+      headers?: Record<string, string>;
+    },
+  ): Promise<{ status: number; code: number; msg: string; data: T }>;
+  close(): Promise<void>;
+  /**
+   * Stops answering as a killed process would: the port closes and no event is handled any more, but
+   * no module is stopped gracefully and the database (owned by the caller) stays as it was.
+   */
+  crash(): Promise<void>;
+  /** Instruments and quotes. */
+  market: MarketService;
+  /** The manual price source (the default): `feed.tick('EURUSD', '1.10000')` runs the whole tick pipeline. */
+  feed: ManualFeed;
+}
+
+export async function startTestServer(
+  kind: DbKind,
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    startModules?: boolean;
+    overrides?: ContextOverrides;
+    /** Price source: 'manual' (default; prices move only on `feed.tick`) or the live 'simulated' feed. */
+    market?: 'manual' | 'simulated';
+    /** Generate chart history on start (the simulated feed's first-start back-fill); off by default. */
+    backfill?: boolean;
+    /** An existing database (a restart); the caller opens and closes it. */
+    database?: Database;
+  } = {},
+): Promise<TestServer> {
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/pipwise-test-unused',
+    ...options.env,
+  });
+  const database = options.database ?? (await openTestDatabase(kind));
+  await seedReferenceData(database.db);
+  const clock = options.clock ?? systemClock;
+  const bus = new InMemoryEventBus((error) => {
+    throw error;
+  });
+  const log = pino({ level: 'silent' });
+  const marketFeed = { source: options.market ?? 'manual', backfill: options.backfill ?? false };
+  const ctx = await createContext({ config, database, bus, clock, log, marketFeed }, options.overrides);
+  for (const module of ctx.modules) await module.seed?.();
+  const app = await buildApp(ctx);
+  if (options.startModules !== false) for (const module of ctx.modules) await module.start?.();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    ctx,
+    config,
+    clock,
+    database,
+    baseUrl,
+    market: ctx.market,
+    get feed(): ManualFeed {
+      if (!(ctx.marketSource instanceof ManualFeed)) throw new Error('this test server runs the simulated feed');
+      return ctx.marketSource;
+    },
+    async call(method, path, { body, form, token, lang = 'en', headers = {} } = {}) {
+      const init: RequestInit = { method, headers: { lang, ...headers } };
+      const h = init.headers as Record<string, string>;
+      if (token) h.authorization = token;
+      if (body) {
+        h['content-type'] = 'application/json';
+        init.body = JSON.stringify(body);
+      } else if (form) {
+        h['content-type'] = 'application/x-www-form-urlencoded';
+        init.body = new URLSearchParams(form).toString();
+      }
+      const response = await fetch(baseUrl + path, init);
+      const json = (await response.json()) as { code: number; msg: string; data: never };
+      return { status: response.status, ...json };
+    },
+    async close() {
+      await app.close();
+      for (const module of [...ctx.modules].reverse()) await module.stop?.();
+      await bus.close();
+      if (!options.database) await database.close();
+    },
+    async crash() {
+      await bus.close();
+      app.server.closeAllConnections();
+      await app.close();
+    },
+  };
+}
+
+export { ManualClock };

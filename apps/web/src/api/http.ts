@@ -1,0 +1,138 @@
+import { ResponseCode } from '@pipwise/domain';
+import type { Envelope } from './types';
+
+/** A non-1 envelope or a failed request; `code` is the envelope code, or a network code such as ERR_NETWORK. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number | string,
+    message: string,
+    readonly status = 200,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: Record<string, unknown> | FormData;
+  /** Send the body as application/x-www-form-urlencoded (spec §7 marks some calls as form). */
+  form?: boolean;
+  /** No toast on failure (spec §8: the user info call). */
+  silent?: boolean;
+  /** A call made while the app starts: a 999 does not redirect to /login (spec §4). */
+  initial?: boolean;
+  /** Show the blocking spinner until the answer arrives (spec §8: no timeout). */
+  loading?: boolean;
+  signal?: AbortSignal;
+  /** Money-moving calls send one, so a retried request has no second effect (DESIGN §4). */
+  idempotencyKey?: string;
+}
+
+/** What the client needs from the app; injected so the client runs (and is tested) without the UI. */
+export interface ApiEnvironment {
+  baseUrl: () => string;
+  token: () => string | null;
+  language: () => string;
+  onNotLoggedIn: () => void;
+  toast: (message: string) => void;
+  networkErrorMessage: (code: string) => string;
+  showLoading: () => () => void;
+  fetch: typeof fetch;
+}
+
+let env: ApiEnvironment | null = null;
+
+export function configureApi(environment: ApiEnvironment) {
+  env = environment;
+}
+
+function environment(): ApiEnvironment {
+  if (!env) throw new Error('configureApi() was not called');
+  return env;
+}
+
+function queryString(query: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  return params.toString();
+}
+
+function encodeBody(body: RequestOptions['body'], form: boolean | undefined): { body?: BodyInit; type?: string } {
+  if (body === undefined) return {};
+  if (body instanceof FormData) return { body };
+  if (form) return { body: queryString(body as Query), type: 'application/x-www-form-urlencoded' };
+  return { body: JSON.stringify(body), type: 'application/json' };
+}
+
+/**
+ * One request through the envelope (spec §7–§8): `lang` and `authorization` on every call, `timestamp`
+ * on GET and DELETE, payload in the query for GET/DELETE and in the body otherwise; `data` unwrapped.
+ */
+export async function request<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  options: RequestOptions = {},
+) {
+  const api = environment();
+  const readsOnly = method === 'GET' || method === 'DELETE';
+  const query: Query = { ...(readsOnly ? options.query : {}), ...(readsOnly ? { timestamp: Date.now() } : {}) };
+  const search = queryString(query);
+  const url = `${api.baseUrl()}${path}${search ? `?${search}` : ''}`;
+  const payload = readsOnly ? {} : encodeBody(options.body ?? options.query ?? {}, options.form);
+  const headers: Record<string, string> = { lang: api.language(), authorization: api.token() ?? '' };
+  if (payload.type) headers['content-type'] = payload.type;
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+
+  const stopLoading = options.loading ? api.showLoading() : null;
+  let outcome: { data: T } | { error: ApiError; toast: string };
+  try {
+    outcome = await send<T>(api, url, { method, headers, body: payload.body ?? null, signal: options.signal ?? null }, path);
+  } finally {
+    // The spinner goes first: closing it later would also close the error toast.
+    stopLoading?.();
+  }
+  if ('data' in outcome) return outcome.data;
+  if (outcome.error.code === ResponseCode.notLoggedIn && !options.initial) api.onNotLoggedIn();
+  if (!options.silent) api.toast(outcome.toast);
+  throw outcome.error;
+}
+
+async function send<T>(api: ApiEnvironment, url: string, init: RequestInit, path: string) {
+  let response: Response;
+  try {
+    response = await api.fetch(url, init);
+  } catch (error) {
+    // A cancelled request is nobody's error (spec §8).
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    console.error('request failed', path, error);
+    const message = api.networkErrorMessage('ERR_NETWORK');
+    return { error: new ApiError('ERR_NETWORK', message, 0), toast: message };
+  }
+  try {
+    const envelope = (await response.json()) as Envelope<T>;
+    if (envelope.code === ResponseCode.ok) return { data: envelope.data };
+    return { error: new ApiError(envelope.code, envelope.msg, response.status), toast: envelope.msg };
+  } catch {
+    const code = `HTTP_${response.status}`;
+    console.error('unreadable answer', path, response.status);
+    const message = api.networkErrorMessage(code);
+    return { error: new ApiError(code, message, response.status), toast: message };
+  }
+}
+
+/** A fresh Idempotency-Key; crypto.randomUUID needs a secure context, getRandomValues does not. */
+export function newIdempotencyKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+export const http = {
+  get: <T>(path: string, query?: Query, options?: Omit<RequestOptions, 'query' | 'body'>) =>
+    request<T>('GET', path, { ...options, ...(query ? { query } : {}) }),
+  post: <T>(path: string, body?: RequestOptions['body'], options?: Omit<RequestOptions, 'query' | 'body'>) =>
+    request<T>('POST', path, { ...options, ...(body ? { body } : {}) }),
+};

@@ -1,0 +1,20 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { ConfigProvider } from 'antd-mobile';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { RouterProvider } from 'react-router';
+import { antdLocale } from '../i18n/antd-locale';
+import { router } from './router';
+import { queryClient } from './setup';
+
+export function App() {
+  const { t, i18n } = useTranslation();
+  const locale = useMemo(() => antdLocale(t, i18n.language), [t, i18n.language]);
+  return (
+    <ConfigProvider locale={locale}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,89 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { TabBar } from 'antd-mobile';
+import { Activity, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { liveSocket } from '../api/live';
+import { useUserInfoQuery } from '../api/queries/account';
+import { marketKeys } from '../api/queries/market';
+import { PageSkeleton } from '../components/states';
+import { useSession } from '../stores/session';
+import { loginPath, Paths } from './paths';
+import { TABS } from './tabs';
+
+/**
+ * The frame of every route: the live socket, the tab screens kept alive (scroll, chosen tab and loaded
+ * pages survive leaving and coming back, spec §2) and the footer tab bar. Other routes render through
+ * the outlet.
+ */
+export function Shell() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const token = useSession((state) => state.token);
+  const [visited, setVisited] = useState<string[]>([]);
+  useUserInfoQuery();
+
+  const tab = TABS.find((candidate) => candidate.path === location.pathname);
+  const blocked = tab?.requiresLogin && !token;
+
+  useEffect(() => liveSocket.start(), []);
+  useEffect(() => liveSocket.login(token), [token]);
+
+  useEffect(() => {
+    if (location.pathname === Paths.home || location.pathname === Paths.trade) {
+      void client.invalidateQueries({ queryKey: marketKeys.tradeLists() });
+    }
+  }, [location.pathname, client]);
+
+  useEffect(() => {
+    if (tab && !blocked && !visited.includes(tab.path)) setVisited((list) => [...list, tab.path]);
+  }, [tab, blocked, visited]);
+
+  if (blocked) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
+
+  const open = tab && !visited.includes(tab.path) ? [...visited, tab.path] : visited;
+  const kept = TABS.filter((candidate) => open.includes(candidate.path) && (!candidate.requiresLogin || token));
+  return (
+    <div className="app">
+      {kept.map(({ path, Screen }) => (
+        <Activity key={path} mode={path === tab?.path ? 'visible' : 'hidden'}>
+          <Suspense fallback={<PageSkeleton />}>
+            <Screen />
+          </Suspense>
+        </Activity>
+      ))}
+      {!tab && (
+        <Suspense fallback={<PageSkeleton />}>
+          <Outlet />
+        </Suspense>
+      )}
+      {tab && (
+        <nav className="tab-bar" aria-label={t('nav.main')}>
+          <TabBar activeKey={tab.path} onChange={(path) => void navigate(path)} safeArea>
+            {TABS.map((item) => (
+              <TabBar.Item
+                key={item.path}
+                icon={item.icon}
+                title={
+                  // antd-mobile's tab items are plain boxes: the title carries the link role and keyboard access.
+                  <span
+                    role="link"
+                    tabIndex={0}
+                    aria-current={item.path === tab.path ? 'page' : undefined}
+                    onKeyDown={(event) => {
+                      if (event.key === 'Enter') void navigate(item.path);
+                    }}
+                  >
+                    {t(item.labelKey)}
+                  </span>
+                }
+              />
+            ))}
+          </TabBar>
+        </nav>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+/** Route paths of this issue's screens (spec §2). */
+export const Paths = {
+  home: '/',
+  trade: '/trade',
+  order: '/order',
+  user: '/user',
+  news: '/news',
+  rank: '/rank',
+  login: '/login',
+  register: '/register',
+  forgot: '/forgot',
+  product: '/product',
+  language: '/language',
+} as const;
+
+export const LOGIN_REQUIRED: readonly string[] = [Paths.order, Paths.user];
+
+/** `/login?from=/trade`: the wanted path stays readable; its own query is encoded. */
+export function loginPath(from: string) {
+  return `${Paths.login}?from=${encodeURIComponent(from).replace(/%2F/gi, '/')}`;
+}
+
+/** Where to go after sign-in: only an in-app path, never another origin. */
+export function safeReturnPath(from: string | null) {
+  return from && from.startsWith('/') && !from.startsWith('//') && !from.startsWith(Paths.login) ? from : Paths.home;
+}

@@ -1,0 +1,28 @@
+import { lazy } from 'react';
+import { createHashRouter, Navigate } from 'react-router';
+import { Paths } from './paths';
+import { Shell } from './Shell';
+import { TABS } from './tabs';
+
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const RegisterPage = lazy(() => import('../features/auth/RegisterPage'));
+const ForgotPage = lazy(() => import('../features/auth/ForgotPage'));
+const ProductPage = lazy(() => import('../features/product/ProductPage'));
+const LanguagePage = lazy(() => import('../features/language/LanguagePage'));
+
+/** Hash routes (spec §2). Tab screens are drawn by the shell itself so they stay alive. */
+export const router = createHashRouter([
+  {
+    element: <Shell />,
+    children: [
+      ...TABS.map((tab) => ({ path: tab.path, element: null })),
+      { path: Paths.login, element: <LoginPage /> },
+      { path: Paths.register, element: <RegisterPage /> },
+      { path: Paths.forgot, element: <ForgotPage /> },
+      { path: Paths.product, element: <ProductPage /> },
+      { path: Paths.language, element: <LanguagePage /> },
+      { path: '/mine', element: <Navigate to={Paths.user} replace /> },
+      { path: '*', element: <Navigate to={Paths.home} replace /> },
+    ],
+  },
+]);

@@ -1,0 +1,73 @@
+import { QueryClient } from '@tanstack/react-query';
+import { unstableSetRender } from 'antd-mobile';
+import { createRoot, type Root } from 'react-dom/client';
+import { ApiError, configureApi } from '../api/http';
+import { connectLiveData, liveSocket } from '../api/live';
+import { currentLanguage, i18n } from '../i18n';
+import { useSession } from '../stores/session';
+
+type RootHolder = Element & { __pipwiseRoot?: Root };
+
+/** React 19 has no ReactDOM.render: antd-mobile's Toast and Dialog render through createRoot. */
+unstableSetRender((node, container) => {
+  const holder = container as RootHolder;
+  const root = (holder.__pipwiseRoot ??= createRoot(container));
+  root.render(node);
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    root.unmount();
+    delete holder.__pipwiseRoot;
+  };
+});
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      refetchOnWindowFocus: false,
+      // Envelope failures are answers, not glitches; only network failures are worth one more try.
+      retry: (count, error) => count < 1 && error instanceof ApiError && error.status === 0,
+    },
+  },
+});
+
+let loadingCount = 0;
+
+/** Toast (and the animation library under it) loads on first use, keeping it out of the first paint's JS. */
+const toast = () => import('antd-mobile/es/components/toast').then((module) => module.default);
+
+/** Wires the API client to the app. `navigate` is the router's, used when the server says 999. */
+export function setupApp(navigate: (path: string) => void) {
+  configureApi({
+    baseUrl: () => `${location.protocol}//${location.host}`,
+    token: () => useSession.getState().token,
+    language: () => currentLanguage(),
+    onNotLoggedIn: () => {
+      useSession.getState().signOut();
+      liveSocket.logout();
+      queryClient.removeQueries({ queryKey: ['orders'] });
+      queryClient.removeQueries({ queryKey: ['account'] });
+      navigate('/login');
+    },
+    toast: (message) => {
+      void toast().then((Toast) => Toast.show({ content: message }));
+    },
+    networkErrorMessage: (code) => i18n.t('common.network_error', { code }),
+    showLoading: () => {
+      loadingCount += 1;
+      if (loadingCount === 1) {
+        void toast().then((Toast) => {
+          if (loadingCount > 0) Toast.show({ icon: 'loading', duration: 0, maskClickable: false });
+        });
+      }
+      let closed = false;
+      return () => {
+        if (closed) return;
+        closed = true;
+        loadingCount -= 1;
+        if (loadingCount === 0) void toast().then((Toast) => Toast.clear());
+      };
+    },
+    fetch: (input, init) => fetch(input, init),
+  });
+  connectLiveData(queryClient, liveSocket);
+}

@@ -1,0 +1,71 @@
+import { Button } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useDemoMutation, useLoginMutation } from '../../api/queries/auth';
+import { Paths, safeReturnPath } from '../../app/paths';
+import { Screen } from '../../components/Screen';
+import { Field, TextInput } from './fields';
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const from = params.get('from');
+  const [account, setAccount] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ account?: string; password?: string }>({});
+  const login = useLoginMutation();
+  const demo = useDemoMutation();
+  const done = () => void navigate(safeReturnPath(from), { replace: true });
+  const carry = from ? `?from=${encodeURIComponent(from)}` : '';
+
+  return (
+    <Screen title={t('auth.login_title')} back>
+      <form
+        className="auth-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const found = {
+            ...(account.trim() ? {} : { account: t('auth.account_required') }),
+            ...(password ? {} : { password: t('auth.password_required') }),
+          };
+          setErrors(found);
+          if (Object.keys(found).length === 0) login.mutate({ account: account.trim(), password }, { onSuccess: done });
+        }}
+      >
+        <Field label={t('auth.account')} error={errors.account}>
+          <TextInput
+            label={t('auth.account')}
+            value={account}
+            onChange={setAccount}
+            placeholder={t('auth.account_placeholder')}
+            autoComplete="username"
+            inputMode="email"
+          />
+        </Field>
+        <Field label={t('auth.password')} error={errors.password}>
+          <TextInput
+            label={t('auth.password')}
+            value={password}
+            onChange={setPassword}
+            type="password"
+            placeholder={t('auth.password_placeholder')}
+            autoComplete="current-password"
+          />
+        </Field>
+        <Button type="submit" color="primary" block size="large" loading={login.isPending}>
+          {t('auth.login')}
+        </Button>
+        <Button block fill="outline" onClick={() => demo.mutate(undefined, { onSuccess: done })} loading={demo.isPending}>
+          {t('auth.demo_login')}
+        </Button>
+        <div className="auth-links">
+          <Link to={`${Paths.register}${carry}`}>{t('auth.go_register')}</Link>
+          <Link to={Paths.forgot}>{t('auth.go_forgot')}</Link>
+        </div>
+      </form>
+    </Screen>
+  );
+}

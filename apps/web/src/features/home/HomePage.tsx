@@ -1,0 +1,81 @@
+import { SocketTopic } from '@pipwise/domain';
+import { GlobalOutline, SearchOutline } from 'antd-mobile-icons';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useTopic } from '../../api/live';
+import { useCategoriesQuery, useSparklinesQuery, useTradeListQuery } from '../../api/queries/market';
+import { Paths } from '../../app/paths';
+import { Screen } from '../../components/Screen';
+import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
+import { PairRow } from './PairRow';
+
+/** The side list of languages; loaded when first opened, so the first paint carries no popup code. */
+const LanguageSidebar = lazy(() => import('../language/LanguageSidebar'));
+
+export default function HomePage() {
+  const { t } = useTranslation();
+  const [categoryId, setCategoryId] = useState<number | null>(null);
+  const [languagesOpen, setLanguagesOpen] = useState(false);
+  const pairs = useTradeListQuery();
+  const categories = useCategoriesQuery();
+  const sparklines = useSparklinesQuery();
+  useTopic(SocketTopic.dayMarket);
+
+  const shown = (pairs.data ?? []).filter((pair) => categoryId === null || pair.CategoryId === categoryId);
+
+  return (
+    <Screen withTabBar>
+      <header className="home-header">
+        <h1 className="brand">{t('home.title')}</h1>
+        <div className="header-actions">
+          <Link to={Paths.product} className="icon-button" aria-label={t('home.search')}>
+            <SearchOutline />
+          </Link>
+          <button type="button" className="icon-button" aria-label={t('language.title')} onClick={() => setLanguagesOpen(true)}>
+            <GlobalOutline />
+          </button>
+        </div>
+      </header>
+
+      <div className="chips" role="group" aria-label={t('home.categories')}>
+        {(categories.data ?? []).map((category) => (
+          <button
+            type="button"
+            key={category.Id}
+            className={`chip${category.Id === categoryId ? ' chip-active' : ''}`}
+            aria-pressed={category.Id === categoryId}
+            onClick={() => setCategoryId((current) => (current === category.Id ? null : category.Id))}
+          >
+            {category.NameShowTrans}
+          </button>
+        ))}
+      </div>
+
+      <div className="pair-list-head" aria-hidden="true">
+        <span>{t('home.col_pair')}</span>
+        <span>{t('home.col_price')}</span>
+        <span>{t('home.col_change')}</span>
+      </div>
+      {pairs.isPending ? (
+        <ListSkeleton />
+      ) : pairs.isError && !pairs.data ? (
+        <ErrorState onRetry={() => void pairs.refetch()} />
+      ) : shown.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <ul className="pair-list" aria-label={t('home.markets')}>
+          {shown.map((pair) => (
+            <PairRow key={pair.Id} pair={pair} sparkline={sparklines.data?.get(pair.Id)} />
+          ))}
+        </ul>
+      )}
+
+      {languagesOpen && (
+        <Suspense fallback={null}>
+          <LanguageSidebar onClose={() => setLanguagesOpen(false)} />
+        </Suspense>
+      )}
+    </Screen>
+  );
+}

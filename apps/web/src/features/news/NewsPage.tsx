@@ -1,0 +1,41 @@
+import { InfiniteScroll } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNewsQuery } from '../../api/queries/content';
+import { Screen } from '../../components/Screen';
+import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
+import { formatDateTime } from '../../i18n/format';
+
+export default function NewsPage() {
+  const { t } = useTranslation();
+  const news = useNewsQuery();
+  const items = news.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <Screen withTabBar title={t('news.title')}>
+      {news.isPending ? (
+        <ListSkeleton />
+      ) : news.isError ? (
+        <ErrorState onRetry={() => void news.refetch()} />
+      ) : items.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <>
+          <ul className="news-list" aria-label={t('news.title')}>
+            {items.map((item) => (
+              <li key={item.id} className="news-row">
+                {item.logo && <img src={item.logo} alt="" width={72} height={54} loading="lazy" />}
+                <div>
+                  <h2>{item.title}</h2>
+                  <p>{item.desc}</p>
+                  <time className="num">{formatDateTime(item.created_at)}</time>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <InfiniteScroll hasMore={news.hasNextPage} loadMore={async () => void (await news.fetchNextPage())}>
+            <span className="list-end">{news.hasNextPage ? t('common.loading') : t('common.no_more')}</span>
+          </InfiniteScroll>
+        </>
+      )}
+    </Screen>
+  );
+}

@@ -1,0 +1,139 @@
+import { Button, Dialog, Input, Popup } from 'antd-mobile';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  OrderStatus,
+  useCancelOrderMutation,
+  useCloseOrderMutation,
+  useOrdersQuery,
+  useSetStopPriceMutation,
+  type OrderStatusValue,
+} from '../../api/queries/orders';
+import type { Order } from '../../api/types';
+import { formatDateTime, formatLots, formatMoney, formatNumber, formatProfit } from '../../i18n/format';
+
+interface Selection {
+  id: number;
+  status: OrderStatusValue;
+}
+
+/** The detail popup; it reads the order from the cache, so live P&L keeps moving while it is open. */
+export function OrderDetail({ selection, onClose }: { selection: Selection | null; onClose: () => void }) {
+  const orders = useOrdersQuery(selection?.status ?? OrderStatus.holding, selection !== null);
+  const order = selection ? orders.data?.pages.flatMap((page) => page.data).find((row) => row.Id === selection.id) : undefined;
+
+  useEffect(() => {
+    // A pushed close (FOREX_CLOSED) or a refresh removed the order: nothing left to show.
+    if (selection && orders.isSuccess && !order) onClose();
+  }, [selection, orders.isSuccess, order, onClose]);
+
+  return (
+    <Popup visible={Boolean(selection && order)} onMaskClick={onClose} bodyClassName="detail-popup" destroyOnClose>
+      {order && selection && <DetailBody order={order} status={selection.status} onDone={onClose} />}
+    </Popup>
+  );
+}
+
+function DetailBody({ order, status, onDone }: { order: Order; status: OrderStatusValue; onDone: () => void }) {
+  const { t } = useTranslation();
+  const close = useCloseOrderMutation();
+  const cancel = useCancelOrderMutation();
+  const setStops = useSetStopPriceMutation();
+  const precision = order.ForexTradeLists?.PricePrecision ?? 5;
+  const [takeProfit, setTakeProfit] = useState(order.TargetProfitPrice ? String(order.TargetProfitPrice) : '');
+  const [stopLoss, setStopLoss] = useState(order.TargetLossPrice ? String(order.TargetLossPrice) : '');
+  const buy = order.OrderType === 1;
+  const price = (value: number | null | undefined) => (value ? formatNumber(value, precision) : '--');
+
+  const rows: [string, string][] = [
+    [t('order.side'), t(buy ? 'order.buy' : 'order.sell')],
+    [t('order.lots'), formatLots(order.Quantity)],
+    [t(status === OrderStatus.pending ? 'order.target_price' : 'order.open_price'), price(order.Price)],
+    [t(status === OrderStatus.history ? 'order.close_price' : 'order.current_price'), price(order.UpdatePrice)],
+    [t('order.margin'), formatNumber(order.CautionMoney, 6)],
+    [t('order.fee'), formatMoney(order.TradeFee)],
+    [t('order.take_profit'), price(order.TargetProfitPrice)],
+    [t('order.stop_loss'), price(order.TargetLossPrice)],
+    [t('order.created_at'), order.CreatedAt ? formatDateTime(order.CreatedAt) : order.CreateTimeHandler],
+  ];
+  if (status !== OrderStatus.pending) rows.push([t('order.profit'), formatProfit(order.FactProfits)]);
+  if (status === OrderStatus.history && order.CloseReasonTran) rows.push([t('order.close_reason'), order.CloseReasonTran]);
+
+  const confirm = (content: string, action: () => Promise<unknown>) =>
+    void Dialog.confirm({
+      content,
+      confirmText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+      onConfirm: async () => {
+        await action();
+        onDone();
+      },
+    });
+
+  return (
+    <div role="dialog" aria-label={t('order.detail')} className="order-detail">
+      <h2>
+        {order.ForexTradeLists?.ShowCode}{' '}
+        <span className={`side-tag ${buy ? 'side-buy' : 'side-sell'}`}>{t(buy ? 'order.buy' : 'order.sell')}</span>
+      </h2>
+      <dl className="detail-grid">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd className="num">{value}</dd>
+          </div>
+        ))}
+      </dl>
+
+      {status !== OrderStatus.history && (
+        <form
+          className="stops-form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            setStops.mutate({ id: order.Id, target_profit_price: takeProfit || '0', stop_loss_price: stopLoss || '0' });
+          }}
+        >
+          <label>
+            <span>{t('order.take_profit')}</span>
+            <Input
+              type="number"
+              step="any"
+              inputMode="decimal"
+              min={0}
+              value={takeProfit}
+              onChange={setTakeProfit}
+              aria-label={t('order.take_profit')}
+            />
+          </label>
+          <label>
+            <span>{t('order.stop_loss')}</span>
+            <Input
+              type="number"
+              step="any"
+              inputMode="decimal"
+              min={0}
+              value={stopLoss}
+              onChange={setStopLoss}
+              aria-label={t('order.stop_loss')}
+            />
+          </label>
+          <Button type="submit" size="small" color="primary" fill="outline">
+            {t('order.save_stops')}
+          </Button>
+        </form>
+      )}
+
+      {status === OrderStatus.holding && (
+        <Button block color="danger" onClick={() => confirm(t('order.close_confirm'), () => close.mutateAsync(order.Id))}>
+          {t('order.close_position')}
+        </Button>
+      )}
+      {status === OrderStatus.pending && (
+        <Button block color="warning" onClick={() => confirm(t('order.cancel_confirm'), () => cancel.mutateAsync(order.Id))}>
+          {t('order.cancel_order')}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { Dialog } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useLeaderboardQuery } from '../../api/queries/content';
+import { Screen } from '../../components/Screen';
+import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
+import { formatNumber, formatPercent } from '../../i18n/format';
+
+/** The traders leaderboard (spec §2 ranking); tapping a trader announces copy trading as coming soon. */
+export default function RankPage() {
+  const { t } = useTranslation();
+  const board = useLeaderboardQuery();
+  return (
+    <Screen withTabBar title={t('rank.title')}>
+      {board.isPending ? (
+        <ListSkeleton />
+      ) : board.isError ? (
+        <ErrorState onRetry={() => void board.refetch()} />
+      ) : board.data.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <ul className="rank-list" aria-label={t('rank.title')}>
+          {board.data.map((entry, index) => (
+            <li key={`${entry.user}-${index}`}>
+              <button
+                type="button"
+                className="rank-row"
+                onClick={() => void Dialog.alert({ content: t('rank.coming_soon'), confirmText: t('common.ok') })}
+              >
+                <span className="rank-place num">{formatNumber(index + 1, 0)}</span>
+                <span className="rank-user">{entry.user}</span>
+                <span className="rank-figure">
+                  <span className="label">{t('rank.three_week_rate')}</span>
+                  <span className="num">{formatPercent(entry.three_week_rate)}</span>
+                </span>
+                <span className="rank-figure">
+                  <span className="label">{t('rank.win_rate')}</span>
+                  <span className="num">{formatPercent(entry.three_week_win)}</span>
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Screen>
+  );
+}

@@ -1,0 +1,116 @@
+import { LANGUAGE_LOCALES, SocketTopic } from '@pipwise/domain';
+import { Popup } from 'antd-mobile';
+import { DownOutline } from 'antd-mobile-icons';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useTopic } from '../../api/live';
+import { PERIODS, useKlineQuery, useTradeListQuery, type Period } from '../../api/queries/market';
+import { Change, PairLogo, Price } from '../../components/market';
+import { Screen } from '../../components/Screen';
+import { currentLanguage } from '../../i18n';
+import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
+import { useTradePrefs } from '../../stores/prefs';
+import { isOpen } from '../home/PairRow';
+import { OrderForm } from './OrderForm';
+import { useLiveKlines } from './useLiveKlines';
+
+const CandleChart = lazy(() => import('./CandleChart'));
+
+export default function TradePage() {
+  const { t } = useTranslation();
+  const pairs = useTradeListQuery();
+  const { pairId, setPairId } = useTradePrefs();
+  const [period, setPeriod] = useState<Period>('1min');
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  useTopic(SocketTopic.dayMarket);
+
+  const list = pairs.data ?? [];
+  const pair = list.find((candidate) => candidate.Id === pairId) ?? list[0];
+  const klines = useKlineQuery(pair?.Id, period);
+  useLiveKlines(pair?.Id, pair?.Code);
+
+  if (pairs.isPending) {
+    return (
+      <Screen withTabBar>
+        <ListSkeleton />
+      </Screen>
+    );
+  }
+  if (!pair) {
+    return <Screen withTabBar>{pairs.isError ? <ErrorState onRetry={() => void pairs.refetch()} /> : <EmptyState />}</Screen>;
+  }
+
+  const quote = pair.ForexQuotations;
+  const periodLabel = t(`trade.period_${(PERIODS.find((candidate) => candidate.value === period)?.label ?? '1M').toLowerCase()}`);
+  return (
+    <Screen withTabBar>
+      <header className="trade-header">
+        <button type="button" className="pair-switch" onClick={() => setDrawerOpen(true)} aria-label={t('trade.choose_pair')}>
+          <PairLogo src={pair.Logo} code={pair.ShowCode} size={28} />
+          <h1 className="trade-code">{pair.ShowCode}</h1>
+          <DownOutline />
+        </button>
+        <div className="trade-quote">
+          <Price value={quote?.Close} precision={pair.PricePrecision} className="trade-price" />
+          {isOpen(pair) ? <Change value={quote?.Change} /> : <span className="closed-label">{t('home.closed')}</span>}
+        </div>
+      </header>
+
+      <div className="period-bar" role="group" aria-label={t('trade.period')}>
+        {PERIODS.map((candidate) => (
+          <button
+            type="button"
+            key={candidate.value}
+            className={`period${candidate.value === period ? ' period-active' : ''}`}
+            aria-pressed={candidate.value === period}
+            onClick={() => setPeriod(candidate.value)}
+          >
+            {t(`trade.period_${candidate.label.toLowerCase()}`)}
+          </button>
+        ))}
+      </div>
+
+      <section className="chart-box">
+        {klines.isError ? (
+          <ErrorState onRetry={() => void klines.refetch()} />
+        ) : klines.isPending ? (
+          <div className="chart-placeholder" role="status" aria-label={t('common.loading')} />
+        ) : klines.data.length === 0 ? (
+          <EmptyState />
+        ) : (
+          <Suspense fallback={<div className="chart-placeholder" role="status" aria-label={t('common.loading')} />}>
+            <CandleChart
+              points={klines.data}
+              precision={pair.PricePrecision}
+              locale={LANGUAGE_LOCALES[currentLanguage()]}
+              label={t('trade.chart_label', { code: pair.ShowCode, period: periodLabel })}
+            />
+          </Suspense>
+        )}
+      </section>
+
+      <OrderForm key={pair.Id} pair={pair} pairs={list} />
+
+      <Popup visible={drawerOpen} onMaskClick={() => setDrawerOpen(false)} position="left" bodyClassName="side-popup">
+        <h2 className="side-popup-title">{t('trade.choose_pair')}</h2>
+        <ul className="drawer-list">
+          {list.map((candidate) => (
+            <li key={candidate.Id}>
+              <button
+                type="button"
+                className={`drawer-item${candidate.Id === pair.Id ? ' drawer-item-active' : ''}`}
+                onClick={() => {
+                  setPairId(candidate.Id);
+                  setDrawerOpen(false);
+                }}
+              >
+                <span className="pair-code">{candidate.ShowCode}</span>
+                <Price value={candidate.ForexQuotations?.Close} precision={candidate.PricePrecision} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      </Popup>
+    </Screen>
+  );
+}

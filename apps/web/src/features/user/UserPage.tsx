@@ -1,0 +1,96 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Dialog, List, Toast } from 'antd-mobile';
+import { EyeInvisibleOutline, EyeOutline, GlobalOutline, LoopOutline, UserOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { liveSocket } from '../../api/live';
+import { useBalanceQuery, useResetDemoMutation } from '../../api/queries/account';
+import { useLogoutMutation } from '../../api/queries/auth';
+import { Paths } from '../../app/paths';
+import { Screen } from '../../components/Screen';
+import { formatMoney } from '../../i18n/format';
+import { useViewPrefs } from '../../stores/prefs';
+import { useSession } from '../../stores/session';
+
+export default function UserPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const user = useSession((state) => state.user);
+  const balance = useBalanceQuery();
+  const { balanceVisible, toggleBalance } = useViewPrefs();
+  const resetDemo = useResetDemoMutation();
+  const logout = useLogoutMutation();
+  const demo = user?.is_demo === 1;
+
+  const confirmReset = () =>
+    void Dialog.confirm({
+      content: t('user.reset_demo_confirm'),
+      confirmText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+      onConfirm: async () => {
+        await resetDemo.mutateAsync();
+        Toast.show({ icon: 'success', content: t('user.reset_demo_done') });
+      },
+    });
+
+  const confirmLogout = () =>
+    void Dialog.confirm({
+      content: t('user.logout_confirm'),
+      confirmText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+      onConfirm: async () => {
+        // The server ends the session; whatever it answers, this device forgets it.
+        await logout.mutateAsync().catch(() => undefined);
+        liveSocket.logout();
+        useSession.getState().signOut();
+        client.removeQueries({ queryKey: ['account'] });
+        client.removeQueries({ queryKey: ['orders'] });
+        void navigate(Paths.home, { replace: true });
+        Toast.show({ icon: 'success', content: t('user.logged_out') });
+      },
+    });
+
+  return (
+    <Screen withTabBar>
+      <section className="user-card" aria-label={t('user.account_card')}>
+        <div className="user-avatar" aria-hidden="true">
+          <UserOutline />
+        </div>
+        <div className="user-identity">
+          <p className="user-name">{demo ? t('user.demo_account') : user?.email || user?.mobile || '--'}</p>
+          <p className="user-uid">{t('user.uid', { uid: user?.uid ?? '--' })}</p>
+        </div>
+        <div className="user-balance">
+          <span className="label">{t('user.balance')}</span>
+          <span className="num balance-value" data-testid="user-balance">
+            {balanceVisible ? formatMoney(balance.data?.balance) : '••••••'}
+          </span>
+          <button
+            type="button"
+            className="icon-button"
+            onClick={toggleBalance}
+            aria-label={t(balanceVisible ? 'user.hide_balance' : 'user.show_balance')}
+            aria-pressed={balanceVisible}
+          >
+            {balanceVisible ? <EyeOutline /> : <EyeInvisibleOutline />}
+          </button>
+        </div>
+      </section>
+
+      <List className="user-tiles">
+        {demo && (
+          <List.Item prefix={<LoopOutline />} onClick={confirmReset}>
+            {t('user.reset_demo')}
+          </List.Item>
+        )}
+        <List.Item prefix={<GlobalOutline />} onClick={() => void navigate(Paths.language)}>
+          {t('language.title')}
+        </List.Item>
+        <List.Item onClick={confirmLogout} className="logout-item">
+          {t('user.logout')}
+        </List.Item>
+      </List>
+    </Screen>
+  );
+}

@@ -1,0 +1,65 @@
+import { LANGUAGE_LOCALES, LANGUAGES, RTL_LANGUAGES, resolveLanguage, type Language } from '@pipwise/domain';
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+type Messages = Record<string, unknown>;
+
+/** Each language is its own chunk: a visitor downloads only the one they read. */
+const loaders = import.meta.glob<Messages>('./locales/*.json', { import: 'default' });
+
+const STORAGE_KEY = 'pipwise.lang';
+
+/** A saved choice wins; otherwise the browser's language when it is one of ours, else hk (spec §1). */
+export function initialLanguage(): Language {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (saved) return resolveLanguage(saved);
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const lower = tag.toLowerCase();
+    const candidate = resolveLanguage(lower);
+    // resolveLanguage falls back to hk for anything unknown; accept only a real match.
+    if (candidate !== 'hk' || lower.startsWith('zh') || lower === 'tw' || lower === 'hk') return candidate;
+  }
+  return 'hk';
+}
+
+async function load(language: Language) {
+  if (i18n.hasResourceBundle(language, 'translation')) return;
+  const loader = loaders[`./locales/${language}.json`];
+  if (!loader) throw new Error(`no messages for ${language}`);
+  i18n.addResourceBundle(language, 'translation', await loader(), true, true);
+}
+
+function applyToDocument(language: Language) {
+  const root = document.documentElement;
+  root.lang = LANGUAGE_LOCALES[language];
+  root.dir = RTL_LANGUAGES.includes(language) ? 'rtl' : 'ltr';
+}
+
+export async function initI18n(language = initialLanguage()) {
+  await i18n.use(initReactI18next).init({
+    lng: language,
+    resources: {},
+    fallbackLng: false,
+    supportedLngs: [...LANGUAGES],
+    interpolation: { escapeValue: false },
+    returnEmptyString: false,
+  });
+  await load(language);
+  await i18n.changeLanguage(language);
+  applyToDocument(language);
+  return i18n;
+}
+
+export async function setLanguage(value: string) {
+  const language = resolveLanguage(value);
+  await load(language);
+  await i18n.changeLanguage(language);
+  localStorage.setItem(STORAGE_KEY, language);
+  applyToDocument(language);
+}
+
+export function currentLanguage(): Language {
+  return resolveLanguage(i18n.language);
+}
+
+export { i18n };

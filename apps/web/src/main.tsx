@@ -1,0 +1,21 @@
+import 'antd-mobile/es/global';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { router } from './app/router';
+import { setupApp } from './app/setup';
+import { initI18n } from './i18n';
+import './styles.css';
+
+setupApp((path) => void router.navigate(path));
+
+const root = document.getElementById('root');
+if (root) {
+  void initI18n().then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );
+}

@@ -1,0 +1,26 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+
+interface TradePrefs {
+  /** The pair shown on the trade screen (spec §9: current pair in session storage). */
+  pairId: number | null;
+  setPairId: (id: number) => void;
+}
+
+export const useTradePrefs = create<TradePrefs>()(
+  persist((set) => ({ pairId: null, setPairId: (pairId) => set({ pairId }) }), {
+    name: 'pipwise.trade',
+    storage: createJSONStorage(() => sessionStorage),
+  }),
+);
+
+interface ViewPrefs {
+  /** The user card hides the balance until asked (spec §2). */
+  balanceVisible: boolean;
+  toggleBalance: () => void;
+}
+
+export const useViewPrefs = create<ViewPrefs>()((set) => ({
+  balanceVisible: false,
+  toggleBalance: () => set((state) => ({ balanceVisible: !state.balanceVisible })),
+}));

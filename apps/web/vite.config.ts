@@ -1,0 +1,14 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
+
+export default defineConfig({
+  // Brotli and gzip twins of every asset, written once at build time; the server picks one per request
+  // (@fastify/static preCompressed) so no CPU is spent compressing on the hot path.
+  plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
+  base: './',
+  // Some of antd-mobile's dependencies accept only React ≤ 18, so npm hoists a React 18 beside ours;
+  // one copy of React must serve the whole bundle.
+  resolve: { dedupe: ['react', 'react-dom'] },
+  server: { proxy: { '/api': 'http://localhost:8080', '/v1': { target: 'http://localhost:8080', ws: true } } },
+});

@@ -1,0 +1,229 @@
+/**
+ * Market orders per second over HTTP against PostgreSQL, beside `pgbench -N` on the same server in the
+ * same run, printed as a ratio (goal ≥ 0.5).
+ *
+ * Each order is a real `POST /v1/api/forex/submit` (BTCUSD, open around the clock) through the whole
+ * server — authentication, validation, one transaction that locks the wallet, checks free margin,
+ * inserts the order, charges the fee and writes the ledger — with the simulated feed ticking and the
+ * risk engine watching. pgbench -N ("simple update": three writes and a read per transaction) is the
+ * baseline: what the same PostgreSQL does with the same number of clients and no application in
+ * between.
+ *
+ *   npm run orders -w @pipwise/bench
+ *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SECONDS (15),
+ *   BENCH_CLIENTS (16), BENCH_USERS (400), BENCH_PROFILE_DIR (unset)
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ApiPath } from '@pipwise/domain';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase } from '../apps/server/src/db/client.js';
+import { sessions, users } from '../apps/server/src/db/schema.js';
+import { seedReferenceData } from '../apps/server/src/db/seed.js';
+import { hashToken } from '../apps/server/src/modules/accounts/module.js';
+import { WalletService } from '../apps/server/src/modules/wallet/service.js';
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
+const USERS = Number(process.env.BENCH_USERS ?? 400);
+const WARMUP_SECONDS = 3;
+const benchDir = path.dirname(new URL(import.meta.url).pathname);
+
+const suffix = randomBytes(4).toString('hex');
+const appDb = `pipwise_bench_${suffix}`;
+const pgbenchDb = `pipwise_pgbench_${suffix}`;
+const urlOf = (name: string) => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function admin(statement: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function prepareUsers(databaseUrl: string) {
+  const database = await openDatabase({ databaseUrl });
+  await database.migrate();
+  await seedReferenceData(database.db);
+  const wallet = new WalletService(database.db);
+  const tokens: string[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const token = randomBytes(24).toString('hex');
+    await database.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({ uid: 900_000_000 + i, email: `bench${i}@example.test`, inviteCode: `BENCH${suffix}${i}` })
+        .returning({ id: users.id });
+      await wallet.create(tx, user!.id);
+      await wallet.post(tx, { userId: user!.id, amount: '1000000000', type: 'deposit' });
+      await tx.insert(sessions).values({ userId: user!.id, tokenHash: hashToken(token), expiresAt: new Date('2100-01-01') });
+    });
+    tokens.push(token);
+  }
+  return { database, tokens };
+}
+
+async function startServer(databaseUrl: string) {
+  const port = await freePort();
+  // BENCH_PROFILE_DIR: write a CPU profile of the server there (to see where an order's time goes).
+  const profile = process.env.BENCH_PROFILE_DIR;
+  const args = [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), '--import', 'tsx'];
+  // Node itself runs the server (tsx as a loader), so the signal at the end reaches the server.
+  const child = spawn(process.execPath, [...args, path.join(benchDir, 'order-server.ts')], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('ready')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { port, child };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+function submit(port: number, token: string, body: string) {
+  return new Promise<{ code: number; msg: string }>((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: ApiPath.submitOrder,
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          authorization: token,
+          lang: 'en',
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as { code: number; msg: string }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+async function loadOrders(port: number, tokens: string[], instrumentId: number) {
+  const body = JSON.stringify({ type: 1, cont: '0.01', forex_id: instrumentId, status: 1, multiple: 10 });
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  let next = 0;
+  let measuring = false;
+  let stop = false;
+  const worker = async () => {
+    while (!stop) {
+      const token = tokens[next++ % tokens.length]!;
+      const t0 = performance.now();
+      const answer = await submit(port, token, body);
+      const elapsed = performance.now() - t0;
+      if (!measuring) continue;
+      if (answer.code === 1) latencies.push(elapsed);
+      else failures.set(answer.msg, (failures.get(answer.msg) ?? 0) + 1);
+    }
+  };
+  const workers = Array.from({ length: CLIENTS }, worker);
+  await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
+  measuring = true;
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+  measuring = false;
+  const elapsed = (performance.now() - started) / 1000;
+  stop = true;
+  await Promise.all(workers);
+  latencies.sort((a, b) => a - b);
+  return {
+    ordersPerSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    accepted: latencies.length,
+    failures: Object.fromEntries(failures),
+  };
+}
+
+function pgbench() {
+  const url = urlOf(pgbenchDb);
+  execFileSync('pgbench', ['-i', '-q', '-s', '10', url], { stdio: 'ignore' });
+  const output = execFileSync('pgbench', ['-N', '-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), url], {
+    encoding: 'utf8',
+  });
+  const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(output);
+  if (!match) throw new Error(`could not read pgbench output:\n${output}`);
+  return Number(match[1]);
+}
+
+await admin(`CREATE DATABASE ${appDb}`);
+await admin(`CREATE DATABASE ${pgbenchDb}`);
+let server: Awaited<ReturnType<typeof startServer>> | undefined;
+try {
+  const { database, tokens } = await prepareUsers(urlOf(appDb));
+  server = await startServer(urlOf(appDb));
+  const rows = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
+    const result: unknown = await database.db.execute(query);
+    return (result as { rows: T[] }).rows;
+  };
+  const [btc] = await rows<{ id: number }>(sql`SELECT id FROM instruments WHERE code = 'BTCUSD'`);
+  const orders = await loadOrders(server.port, tokens, btc!.id);
+  const [consistency] = await rows<{ bad: string }>(sql`
+    SELECT COUNT(*) AS bad FROM wallets w
+    WHERE w.balance <> (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries l WHERE l.user_id = w.user_id)`);
+  await database.close();
+  const tps = pgbench();
+  const ratio = orders.ordersPerSecond / tps;
+  console.log(
+    JSON.stringify(
+      {
+        clients: CLIENTS,
+        seconds: SECONDS,
+        'market orders/s over HTTP': Number(orders.ordersPerSecond.toFixed(1)),
+        'p50 (ms)': Number(orders.p50.toFixed(2)),
+        'p99 (ms)': Number(orders.p99.toFixed(2)),
+        accepted: orders.accepted,
+        refused: orders.failures,
+        'accounts whose balance ≠ sum(ledger)': Number(consistency!.bad),
+        'pgbench -N tps': Number(tps.toFixed(1)),
+      },
+      null,
+      2,
+    ),
+  );
+  console.log(`\norders/s ÷ pgbench -N TPS = ${ratio.toFixed(3)} (goal ≥ 0.5)`);
+} finally {
+  server?.child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  agent.destroy();
+  await admin(`DROP DATABASE IF EXISTS ${appDb} WITH (FORCE)`);
+  await admin(`DROP DATABASE IF EXISTS ${pgbenchDb} WITH (FORCE)`);
+}

@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const STARTUP_LIMIT_MS = 240_000;
+const STOP_LIMIT_MS = 8_000;
+
+/** Where one e2e server keeps its data, on which port, and where its console goes. */
+export interface ServerPlace {
+  dataDir: string;
+  port: number;
+}
+
+export const logFileOf = (place: ServerPlace) => path.join(place.dataDir, 'server.log');
+const pidFileOf = (place: ServerPlace) => path.join(place.dataDir, 'server.pid');
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Starts the real server (`tsx apps/server/src/main.ts`, as `npm start` does) with the captcha off and
+ * info logs, appending its console to the log file so journeys can read the codes the outbox prints.
+ */
+export async function startServer(place: ServerPlace) {
+  const logFile = logFileOf(place);
+  const from = existsSync(logFile) ? statSync(logFile).size : 0;
+  const log = openSync(logFile, 'a');
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(place.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: place.dataDir,
+      CAPTCHA_REQUIRED: 'false',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      SMTP_URL: '',
+    },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  writeFileSync(pidFileOf(place), String(child.pid));
+
+  const started = Date.now();
+  while (Date.now() - started < STARTUP_LIMIT_MS) {
+    const output = readFileSync(logFile, 'utf8').slice(from);
+    if (output.includes('Pipwise listening')) return;
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.slice(-4000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stopServer(place);
+  throw new Error('server did not start in time');
+}
+
+/** Stops the server of this place (SIGTERM, then SIGKILL when it outlives vitest's teardown budget). */
+export async function stopServer(place: ServerPlace) {
+  const pidFile = pidFileOf(place);
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  rmSync(pidFile);
+  if (!alive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  const started = Date.now();
+  while (alive(pid) && Date.now() - started < STOP_LIMIT_MS) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+}

@@ -1,0 +1,164 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import { inject } from 'vitest';
+import { openDatabase } from '../apps/server/src/db/client.js';
+import { users } from '../apps/server/src/db/schema.js';
+import { WalletService } from '../apps/server/src/modules/wallet/service.js';
+import { startServer, stopServer } from './server-process.js';
+
+export const baseURL = () => inject('baseURL');
+const artifacts = path.resolve(import.meta.dirname, 'artifacts');
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/** A phone-sized page (390×844) in the given language, with a fresh storage. */
+export async function phone(browser: Browser, language = 'en'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: language === 'ar' ? 'ar' : 'en-US',
+  });
+  await context.addInitScript((lang) => localStorage.setItem('pipwise.lang', lang), language);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error.message));
+  return { context, page };
+}
+
+/** Opens a hash route of the app. */
+export async function open(page: Page, route: string) {
+  await page.goto(`${baseURL()}/#${route}`);
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+}
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** Calls the real API, as a second witness of what the server holds. */
+export async function api<T>(route: string, token?: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const response = await fetch(`${baseURL()}${route}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      lang: 'en',
+      ...(token ? { authorization: token } : {}),
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+  });
+  const envelope = (await response.json()) as Envelope<T>;
+  if (envelope.code !== 1) throw new Error(`${route}: ${envelope.code} ${envelope.msg}`);
+  return envelope.data;
+}
+
+/** The newest six-digit code the outbox logged for `destination`. */
+export async function emailedCode(destination: string, timeoutMs = 15_000): Promise<string> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const lines = readFileSync(inject('serverLog'), 'utf8').split('\n');
+    for (const line of lines.reverse()) {
+      if (!line.includes('"outbox"') || !line.includes(destination)) continue;
+      const message = (JSON.parse(line) as { msg?: string }).msg ?? '';
+      const code = /\b(\d{6})\b/.exec(message)?.[1];
+      if (code) return code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no code was sent to ${destination}`);
+}
+
+/** The token the app stored after signing in. */
+export async function storedToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    const saved = localStorage.getItem('pipwise.session');
+    return saved ? (JSON.parse(saved) as { state?: { token?: string } }).state?.token : undefined;
+  });
+  if (!token) throw new Error('the app holds no session');
+  return token;
+}
+
+/** Whether the page scrolls sideways anywhere (it must not at 360–430 px). */
+export async function hasHorizontalScroll(page: Page) {
+  return page.evaluate(() =>
+    [document.documentElement, ...Array.from(document.querySelectorAll<HTMLElement>('.screen-body'))].some((element) =>
+      element.offsetParent !== null || element === document.documentElement
+        ? element.scrollWidth > element.clientWidth + 1
+        : false,
+    ),
+  );
+}
+
+export interface PairView {
+  Id: number;
+  Code: string;
+  ShowCode: string;
+  CategoryId: number;
+  MarketStatus: number;
+  PricePrecision: number;
+  ForexMinCont: number;
+  ForexQuotations: { Bid: number; Ask: number; Close: number };
+}
+
+/** A market that is open now (crypto trades around the clock, so one always is). */
+export async function openMarket(): Promise<PairView> {
+  const pairs = await api<PairView[]>('/v1/api/forex/trade_list');
+  const open = pairs.find((pair) => pair.MarketStatus === 1);
+  if (!open) throw new Error('no market is open');
+  return open;
+}
+
+export interface OrderView {
+  Id: number;
+  OrderType: number;
+  Quantity: number;
+  FactProfits: number;
+  TradeFee: number;
+  TargetProfitPrice: number;
+  TargetLossPrice: number;
+  Status: number;
+}
+
+export const myOrders = (token: string, status: number) =>
+  api<{ data: OrderView[]; total: number }>(`/v1/api/forex/my_deal?status=${status}`, token);
+
+export const balanceOf = async (token: string) =>
+  (await api<{ balance: number }>('/v1/api/main/wallet/getBalance', token)).balance;
+
+/** Money in cents, so sums of 2-decimal amounts compare exactly. */
+export const cents = (value: number) => Math.round(value * 100);
+
+/**
+ * Credits a real account as an approved deposit would, until the deposit feature exists: the server is
+ * stopped (PGlite has one writer), the money is posted through the server's own WalletService (ledger
+ * row and balance in one transaction), and the server is started again on the same data.
+ */
+export async function depositWhileServerStopped(email: string, amount: string) {
+  const place = inject('server');
+  await stopServer(place);
+  const database = await openDatabase({ dataDir: place.dataDir });
+  try {
+    const [user] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+    if (!user) throw new Error(`no user ${email}`);
+    const wallet = new WalletService(database.db);
+    await database.db.transaction((tx) => wallet.post(tx, { userId: user.id, amount, type: 'deposit' }));
+  } finally {
+    await database.close();
+  }
+  await startServer(place);
+}

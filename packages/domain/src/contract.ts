@@ -1,0 +1,54 @@
+/** HTTP paths of the API, exactly as the client calls them (spec §7). */
+export const ApiPath = {
+  userInfo: '/api/user/info',
+  login: '/api/user/loginForU',
+  logout: '/api/user/logout',
+  createDemo: '/api/user/createAccountDemoForU',
+  register: '/api/user/register',
+  amendPassword: '/api/user/amend_password',
+  forgetPassword: '/api/user/forget_password',
+  sendEmail: '/api/notify/send_email',
+  sendSms: '/api/notify/send_sms',
+  captcha: '/api/captcha',
+  areaList: '/api/default/area_list',
+  setting: '/api/default/setting',
+  basicInfo: '/api/basicSet/getBasicInfo',
+  tradeList: '/v1/api/forex/trade_list',
+  categories: '/v1/api/forex/getCategories',
+  kline: '/v1/api/forex/kline',
+  abbreviatedKline: '/v1/api/forex/abbreviated_cache_kline',
+  submitOrder: '/v1/api/forex/submit',
+  myDeal: '/v1/api/forex/my_deal',
+  closeOrder: '/v1/api/forex/close',
+  cancelOrder: '/v1/api/forex/cancel_trade',
+  setStopPrice: '/v1/api/forex/set_stop_price',
+  getBalance: '/v1/api/main/wallet/getBalance',
+  forexDetail: '/v1/api/main/account/forexDetail',
+  ledger: '/v1/api/main/accountLog/forexChange',
+  resetDemo: '/v1/api/main/user/resetForexDemoAccount',
+} as const;
+
+export const SOCKET_PATH = '/v1/ws';
+
+/** Server → client socket message types (DESIGN §4). */
+export const SocketTopic = {
+  dayMarket: 'DAY_MARKET',
+  forexTrade: 'FOREX_TRADE',
+  forexClosed: 'FOREX_CLOSED',
+  klinePrefix: 'KLINE.',
+} as const;
+
+export const klineTopic = (code: string) => `${SocketTopic.klinePrefix}${code}`;
+
+/** Socket timings shared by client and server (spec §4, §9). */
+export const HEARTBEAT_INTERVAL_MS = 5_000;
+export const SOCKET_CONNECT_TIMEOUT_MS = 5_000;
+export const MAX_MISSED_PONGS = 2;
+
+/** Verification code rules (spec §4). */
+export const CODE_RESEND_SECONDS = 60;
+export const CODE_TTL_SECONDS = 600;
+export const CODE_MAX_ATTEMPTS = 5;
+
+export const CodePurpose = { register: 1, reset: 2 } as const;
+export type CodePurposeValue = (typeof CodePurpose)[keyof typeof CodePurpose];

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { CodePurpose } from '../contract.js';
+import { intFromInput, optionalText, requiredText } from './common.js';
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 64;
+
+/** 8–64 characters with at least one letter and one digit. */
+export const password = (requiredKey = 'password_required') =>
+  z
+    .string({ error: requiredKey })
+    .min(1, { error: requiredKey })
+    .min(PASSWORD_MIN, { error: 'password_rules' })
+    .max(PASSWORD_MAX, { error: 'password_rules' })
+    .regex(/\p{L}/u, { error: 'password_rules' })
+    .regex(/\p{Nd}/u, { error: 'password_rules' });
+
+/** Whether a password meets the rules; the web form uses it to explain before submitting. */
+export const isValidPassword = (value: string) => password().safeParse(value).success;
+
+const code = requiredText('code_required', 6).regex(/^\d{6}$/, { error: 'code_invalid' });
+
+/** 1: by email; 2: by phone (with area_id). Used by registration and password reset. */
+const accountType = intFromInput('register_type_invalid').pipe(
+  z.union([z.literal(1), z.literal(2)], { error: 'register_type_invalid' }),
+);
+
+export const AccountType = { email: 1, phone: 2 } as const;
+
+/** `verify_reg_type` setting: which registration methods are offered. */
+export const VerifyRegType = { email: 1, phone: 2, either: 3 } as const;
+
+export const ZLoginRequest = z.object({
+  account: requiredText('account_required', 254),
+  password: z
+    .string({ error: 'password_required' })
+    .min(1, { error: 'password_required' })
+    .max(PASSWORD_MAX, { error: 'field_too_long' }),
+  login_type: optionalText(16),
+});
+export type TLoginRequest = z.infer<typeof ZLoginRequest>;
+
+/**
+ * type 1: `account` is the email; type 2: the phone number is `mobile` or `account` (national number,
+ * with or without the dialling code of `area_id`).
+ */
+export const ZRegisterRequest = z
+  .object({
+    type: accountType,
+    area_id: intFromInput('area_invalid').optional(),
+    account: optionalText(254),
+    password: password(),
+    re_password: z.string({ error: 'password_mismatch' }).max(PASSWORD_MAX, { error: 'field_too_long' }),
+    invite_code: optionalText(32),
+    sms_code: code,
+    key: optionalText(64),
+    mobile: optionalText(32),
+  })
+  .refine((body) => body.account !== undefined || (body.type === AccountType.phone && body.mobile !== undefined), {
+    error: 'account_required',
+    path: ['account'],
+  })
+  .refine((body) => body.password === body.re_password, { error: 'password_mismatch', path: ['re_password'] });
+export type TRegisterRequest = z.infer<typeof ZRegisterRequest>;
+
+/** `key` is the captcha id from GET /api/captcha and `captcha` the text read from its image. */
+export const ZSendCodeRequest = z.object({
+  to: requiredText('destination_required', 254),
+  area_id: intFromInput('area_invalid').optional(),
+  type: intFromInput('code_purpose_invalid').pipe(
+    z.union([z.literal(CodePurpose.register), z.literal(CodePurpose.reset)], { error: 'code_purpose_invalid' }),
+  ),
+  key: optionalText(64),
+  captcha: optionalText(16),
+});
+export type TSendCodeRequest = z.infer<typeof ZSendCodeRequest>;
+
+/** `type` picks where the code was sent: 1 the user's email, 2 their phone; default the email when they have one. */
+export const ZAmendPasswordRequest = z.object({
+  new_password: password('form_incomplete'),
+  auth_code: code,
+  type: accountType.optional(),
+});
+export type TAmendPasswordRequest = z.infer<typeof ZAmendPasswordRequest>;
+
+export const ZForgetPasswordRequest = z
+  .object({
+    type: accountType,
+    account: requiredText('account_required', 254),
+    area_id: intFromInput('area_invalid').optional(),
+    new_password: password('form_incomplete'),
+    secondary_password: z.string({ error: 'form_incomplete' }).max(PASSWORD_MAX, { error: 'field_too_long' }),
+    auth_code: code,
+  })
+  .refine((body) => body.new_password === body.secondary_password, { error: 'password_mismatch', path: ['secondary_password'] });
+export type TForgetPasswordRequest = z.infer<typeof ZForgetPasswordRequest>;
+
+/** `demo_id` is the uid of an existing demo account to log back into. */
+export const ZDemoRequest = z.object({
+  demo_id: optionalText(32).pipe(
+    z
+      .string()
+      .regex(/^\d{1,12}$/, { error: 'demo_not_found' })
+      .optional(),
+  ),
+});
+
+export const ZSettingQuery = z.object({ key: requiredText('setting_key_required', 64) });
+
+/** Settings anyone may read through GET /api/default/setting (everything else stays on the server). */
+export const PUBLIC_SETTING_KEYS = [
+  'is_show_mobile',
+  'verify_reg_type',
+  'service_link',
+  'service_link_type',
+  'trade_fee_type',
+  'complaint_email',
+] as const;
+export type PublicSettingKey = (typeof PUBLIC_SETTING_KEYS)[number];
+
+/** The user as the client sees it (spec §3). `area_code` is the dialling code (e.g. "+852"), "" without a phone. */
+export interface UserView {
+  id: number;
+  uid: number;
+  email: string;
+  mobile: string;
+  area_code: string;
+  is_demo: 0 | 1;
+  invite_code: string;
+  invited_count: number;
+}
+
+export interface SessionView {
+  token: string;
+  user: UserView;
+}
+
+export interface AreaView {
+  id: number;
+  code: string;
+  global_code: string;
+  name: string;
+}
+
+export interface BasicInfoView {
+  service_link: string;
+  service_link_type: number;
+  verify_reg_type: number;
+  trade_fee_type: number;
+  is_show_mobile: number;
+  complaint_email: string;
+}
+
+export interface CaptchaView {
+  id: string;
+  /** `data:image/svg+xml;base64,…` */
+  b64s: string;
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { OrderStatus } from '../trading.js';
+import { intFromInput, pageQuery, positiveIntId } from './common.js';
+
+/** Lots carry at most 4 decimals (the orders.lots column); prices at most 10 (the price columns). */
+export const LOTS_DECIMALS = 4;
+export const PRICE_DECIMALS = 10;
+const MAX_LOTS_INPUT = '1000000';
+const MAX_PRICE_INPUT = '1000000000000';
+
+/** Plain decimal text: digits, optionally a point and up to `decimals` digits. No signs, exponents or spaces. */
+const decimalPattern = (decimals: number) => new RegExp(`^\\d{1,13}(\\.\\d{1,${decimals}})?$`);
+
+/**
+ * A positive decimal from JSON (number or string) or a form (string), handed on as exact text so it
+ * never passes through a float again. Numbers are read through their shortest round-trip text, which
+ * is the literal the client wrote.
+ */
+const positiveDecimal = (messageKey: string, decimals: number, max: string) =>
+  z
+    .union([z.string(), z.number()], { error: messageKey })
+    .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
+    .refine((text) => decimalPattern(decimals).test(text), { error: messageKey })
+    .refine((text) => Number(text) > 0 && !isAbove(text, max), { error: messageKey });
+
+/** Compares decimal texts without floats: integer parts by length then lexically, then the fraction. */
+function isAbove(text: string, max: string): boolean {
+  const [intPart = '', fraction = ''] = text.split('.');
+  const whole = intPart.replace(/^0+(?=\d)/, '');
+  if (whole.length !== max.length) return whole.length > max.length;
+  if (whole !== max) return whole > max;
+  return /[1-9]/.test(fraction);
+}
+
+/**
+ * Take profit / stop loss / target: absent, empty, null or zero means "not set" (the form's inputs have
+ * a minimum of 0 and the toggles send 0 when off); anything else must be a positive price.
+ */
+const optionalPrice = (messageKey: string) =>
+  z.preprocess(
+    (value) => (value === undefined || value === null || value === '' || value === 0 || value === '0' ? undefined : value),
+    positiveDecimal(messageKey, PRICE_DECIMALS, MAX_PRICE_INPUT).optional(),
+  );
+
+const side = intFromInput('side_invalid').pipe(z.union([z.literal(1), z.literal(2)], { error: 'side_invalid' }));
+
+export const ZLots = positiveDecimal('lots_invalid', LOTS_DECIMALS, MAX_LOTS_INPUT);
+
+/** POST /v1/api/forex/submit (spec §7). type 1 buy / 2 sell; status 1 market / 0 pending; multiple = leverage. */
+export const ZSubmitOrderRequest = z
+  .object({
+    type: side,
+    cont: z.preprocess((value) => (value === undefined || value === '' ? undefined : value), ZLots),
+    forex_id: positiveIntId('instrument_invalid'),
+    status: intFromInput('order_kind_invalid').pipe(
+      z.union([z.literal(OrderStatus.holding), z.literal(OrderStatus.pending)], { error: 'order_kind_invalid' }),
+    ),
+    target_price: optionalPrice('target_price_invalid'),
+    stop_loss_price: optionalPrice('stop_loss_invalid'),
+    target_profit_price: optionalPrice('take_profit_invalid'),
+    multiple: positiveIntId('leverage_invalid').max(100_000, { error: 'leverage_invalid' }),
+  })
+  .superRefine((body, context) => {
+    if (body.status === OrderStatus.pending && body.target_price === undefined) {
+      context.addIssue({ code: 'custom', message: 'target_price_required', path: ['target_price'] });
+    }
+  });
+export type TSubmitOrderRequest = z.infer<typeof ZSubmitOrderRequest>;
+
+/** close, cancel_trade: the order id. */
+export const ZOrderIdRequest = z.object({ id: positiveIntId('order_id_invalid') });
+export type TOrderIdRequest = z.infer<typeof ZOrderIdRequest>;
+
+/** set_stop_price: both levels are replaced; a missing or zero level removes it. */
+export const ZSetStopPriceRequest = z.object({
+  id: positiveIntId('order_id_invalid'),
+  target_profit_price: optionalPrice('take_profit_invalid'),
+  stop_loss_price: optionalPrice('stop_loss_invalid'),
+});
+export type TSetStopPriceRequest = z.infer<typeof ZSetStopPriceRequest>;
+
+/** my_deal: status 1 holding, 0 pending, 3 history. */
+export const ZMyDealQuery = pageQuery.extend({
+  status: intFromInput('order_status_invalid')
+    .pipe(
+      z.union([z.literal(OrderStatus.holding), z.literal(OrderStatus.pending), z.literal(OrderStatus.history)], {
+        error: 'order_status_invalid',
+      }),
+    )
+    .default(OrderStatus.holding),
+});
+export type TMyDealQuery = z.infer<typeof ZMyDealQuery>;
+
+/** Optional Idempotency-Key header of money-moving calls. */
+export const ZIdempotencyKey = z
+  .string({ error: 'idempotency_key_invalid' })
+  .regex(/^[\w.:-]{1,128}$/, { error: 'idempotency_key_invalid' });
+
+/** The order as the client reads it (spec §3). */
+export interface OrderView {
+  Id: number;
+  /** 1 buy, 2 sell. */
+  OrderType: number;
+  /** Lots. */
+  Quantity: number;
+  /** Market price (entry side) when the order was placed. */
+  OriginPrice: number;
+  /** Opening price once filled; the target price while pending. */
+  Price: number;
+  /** Holding: the live closing price; history: the closing price; pending: the live entry price. */
+  UpdatePrice: number;
+  /** Holding: live floating P&L; history: realised P&L; pending: 0. */
+  FactProfits: number;
+  CautionMoney: number;
+  TradeFee: number;
+  TargetLossPrice: number;
+  TargetProfitPrice: number;
+  /** Pending target price (0 for market orders). */
+  TargetPrice: number;
+  Multiple: number;
+  /** Local date-time text in the request's language. */
+  CreateTimeHandler: string;
+  CreatedAt: string;
+  ClosedAt: string | null;
+  ForexId: number;
+  ForexTradeLists: { Id: number; ShowCode: string; Code: string; PricePrecision: number };
+  Status: number;
+  CloseReason: string | null;
+  CloseReasonTran: string;
+}
