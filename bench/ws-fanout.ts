@@ -69,6 +69,7 @@ async function measure(label: string, server: ChildProcess, url: string): Promis
   await Promise.all(
     swarm.map((child, i) => ask(child, { cmd: 'connect', url, count: Math.min(share, clients - i * share) }, 'ready')),
   );
+  if (server.connected) server.send({ cmd: 'broadcast' });
   await sleep(3000);
   for (const child of swarm) child.send({ cmd: 'start' });
   const cpuBefore = cpuSeconds(server.pid!);

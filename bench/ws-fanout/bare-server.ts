@@ -8,6 +8,12 @@ const port = Number(process.env.PORT);
 const symbols = Number(process.env.SYMBOLS ?? 7);
 const everyMs = Number(process.env.EVERY_MS ?? 1200);
 const subscribed = new Set<import('ws').WebSocket>();
+// Silent until the coordinator has connected every client: a bare server broadcasting to thousands of
+// sockets starves its own accept loop, which would measure the connect storm rather than the fan-out.
+let broadcasting = false;
+process.on('message', (message: { cmd?: string }) => {
+  if (message.cmd === 'broadcast') broadcasting = true;
+});
 
 const wss = new WebSocketServer({ port, host: '127.0.0.1', perMessageDeflate: false, maxPayload: 4096 });
 wss.on('connection', (ws) => {
@@ -19,6 +25,7 @@ wss.on('connection', (ws) => {
 
 let price = 100;
 setInterval(() => {
+  if (!broadcasting) return;
   // One time for the whole batch, as the feed stamps every quote of one step with the step's time.
   const time = Date.now();
   for (let i = 0; i < symbols; i++) {

@@ -8,6 +8,7 @@ type Command = { cmd: 'connect'; url: string; count: number } | { cmd: 'start' }
 
 const sockets: WebSocket[] = [];
 const MAX_LATENCY_MS = 60_000;
+const OPEN_TIMEOUT_MS = 30_000;
 let histogram = new Uint32Array(MAX_LATENCY_MS + 1);
 let received = 0;
 let counting = false;
@@ -32,11 +33,16 @@ async function connect(url: string, count: number) {
         ws.on('message', onMessage);
         ws.on('error', () => undefined);
         return new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`a socket did not open within ${OPEN_TIMEOUT_MS} ms`)), OPEN_TIMEOUT_MS);
           ws.once('open', () => {
+            clearTimeout(timer);
             ws.send('{"type":"sub","topic":"DAY_MARKET"}');
             resolve();
           });
-          ws.once('error', reject);
+          ws.once('error', (error) => {
+            clearTimeout(timer);
+            reject(error);
+          });
         });
       }),
     );
