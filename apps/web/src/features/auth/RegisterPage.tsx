@@ -1,139 +1,59 @@
-import { AccountType, CodePurpose } from '@pipwise/domain';
-import { Button, Tabs } from 'antd-mobile';
+import { CodePurpose } from '@pipwise/domain';
+import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useRegisterMutation, useSendCodeMutation } from '../../api/queries/auth';
-import type { AreaCode } from '../../api/types';
+import { useRegisterMutation } from '../../api/queries/auth';
 import { safeReturnPath } from '../../app/paths';
 import { Screen } from '../../components/Screen';
-import { CodeButton } from './CodeButton';
-import { AreaPicker, CaptchaField, Field, TextInput, useCaptcha } from './fields';
-import { useAccountKinds } from './useAccountKinds';
-
-type Kind = (typeof AccountType)[keyof typeof AccountType];
+import { Field, TextInput } from './fields';
+import { NewPasswordFields, useVerifiedAccount } from './VerifiedAccount';
 
 export default function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const { kinds } = useAccountKinds();
-  const [chosen, setChosen] = useState<Kind | null>(null);
-  const kind = chosen ?? kinds[0] ?? AccountType.email;
-  const [area, setArea] = useState<AreaCode>();
-  const [account, setAccount] = useState('');
-  const [captcha, setCaptcha] = useState('');
-  const [code, setCode] = useState('');
+  const verified = useVerifiedAccount(CodePurpose.register);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [invite, setInvite] = useState(params.get('invite_code') ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const captchaProof = useCaptcha();
-  const sendCode = useSendCodeMutation();
   const register = useRegisterMutation();
-  const email = kind === AccountType.email;
-
-  const accountError = () => {
-    if (!account.trim()) return t(email ? 'auth.email_required' : 'auth.phone_required');
-    if (!email && !area) return t('auth.area_required');
-    return undefined;
-  };
-
-  const send = () => {
-    const problem = accountError();
-    setErrors(problem ? { account: problem } : {});
-    if (problem) return Promise.reject(new Error(problem));
-    return captchaProof.sendWith(captcha, (proof) =>
-      sendCode.mutateAsync({
-        channel: email ? 'email' : 'sms',
-        to: account.trim(),
-        type: CodePurpose.register,
-        ...(area && !email ? { area_id: area.id } : {}),
-        ...proof,
-      }),
-    );
-  };
 
   return (
     <Screen title={t('auth.register_title')} back>
-      {kinds.length > 1 && (
-        <Tabs activeKey={String(kind)} onChange={(key) => setChosen(Number(key) as Kind)}>
-          <Tabs.Tab key={String(AccountType.email)} title={t('auth.by_email')} />
-          <Tabs.Tab key={String(AccountType.phone)} title={t('auth.by_phone')} />
-        </Tabs>
-      )}
+      {verified.kindTabs}
       <form
         className="auth-form"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          const found: Record<string, string> = {};
-          const problem = accountError();
-          if (problem) found.account = problem;
-          if (!code.trim()) found.code = t('auth.code_required');
+          const found = verified.validate();
           if (!password) found.password = t('auth.password_required');
           else if (password !== confirm) found.confirm = t('auth.password_mismatch');
           setErrors(found);
           if (Object.keys(found).length > 0) return;
           register.mutate(
             {
-              type: kind,
-              account: account.trim(),
-              ...(area && !email ? { area_id: area.id } : {}),
+              ...verified.account,
               password,
               re_password: confirm,
-              sms_code: code.trim(),
+              sms_code: verified.code,
               ...(invite.trim() ? { invite_code: invite.trim() } : {}),
             },
             { onSuccess: () => void navigate(safeReturnPath(params.get('from')), { replace: true }) },
           );
         }}
       >
-        <Field
-          label={t(email ? 'auth.email' : 'auth.phone')}
-          error={errors.account}
-          extra={email ? null : <AreaPicker value={area} onChange={setArea} />}
-        >
-          <TextInput
-            label={t(email ? 'auth.email' : 'auth.phone')}
-            value={account}
-            onChange={setAccount}
-            placeholder={t(email ? 'auth.email_placeholder' : 'auth.phone_placeholder')}
-            autoComplete={email ? 'email' : 'tel'}
-            inputMode={email ? 'email' : 'tel'}
-          />
-        </Field>
-        <CaptchaField value={captcha} onChange={setCaptcha} />
-        <Field label={t('auth.code')} error={errors.code} extra={<CodeButton onSend={send} />}>
-          <TextInput
-            label={t('auth.code')}
-            value={code}
-            onChange={setCode}
-            placeholder={t('auth.code_placeholder')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-          />
-        </Field>
-        <Field label={t('auth.password')} error={errors.password}>
-          <TextInput
-            label={t('auth.password')}
-            value={password}
-            onChange={setPassword}
-            type="password"
-            placeholder={t('auth.password_rules')}
-            autoComplete="new-password"
-          />
-        </Field>
-        <Field label={t('auth.confirm_password')} error={errors.confirm}>
-          <TextInput
-            label={t('auth.confirm_password')}
-            value={confirm}
-            onChange={setConfirm}
-            type="password"
-            placeholder={t('auth.confirm_placeholder')}
-            autoComplete="new-password"
-          />
-        </Field>
+        {verified.fields(errors.code)}
+        <NewPasswordFields
+          label={t('auth.password')}
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          errors={errors}
+        />
         <Field label={t('auth.invite_code')}>
           <TextInput label={t('auth.invite_code')} value={invite} onChange={setInvite} placeholder={t('auth.optional')} />
         </Field>
