@@ -1,4 +1,4 @@
-import { Button, Dialog, Input, Popup } from 'antd-mobile';
+import { Button, Dialog, Popup } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -10,6 +10,7 @@ import {
   type OrderStatusValue,
 } from '../../api/queries/orders';
 import type { Order } from '../../api/types';
+import { PriceInput } from '../../components/PriceInput';
 import { formatDateTime, formatLots, formatMoney, formatNumber, formatProfit } from '../../i18n/format';
 
 interface Selection {
@@ -96,27 +97,11 @@ function DetailBody({ order, status, onDone }: { order: Order; status: OrderStat
         >
           <label>
             <span>{t('order.take_profit')}</span>
-            <Input
-              type="number"
-              step="any"
-              inputMode="decimal"
-              min={0}
-              value={takeProfit}
-              onChange={setTakeProfit}
-              aria-label={t('order.take_profit')}
-            />
+            <PriceInput value={takeProfit} onChange={setTakeProfit} label={t('order.take_profit')} />
           </label>
           <label>
             <span>{t('order.stop_loss')}</span>
-            <Input
-              type="number"
-              step="any"
-              inputMode="decimal"
-              min={0}
-              value={stopLoss}
-              onChange={setStopLoss}
-              aria-label={t('order.stop_loss')}
-            />
+            <PriceInput value={stopLoss} onChange={setStopLoss} label={t('order.stop_loss')} />
           </label>
           <Button type="submit" size="small" color="primary" fill="outline">
             {t('order.save_stops')}

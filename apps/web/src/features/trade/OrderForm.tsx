@@ -1,5 +1,5 @@
 import { OrderSide, OrderStatus, type OrderSideValue } from '@pipwise/domain';
-import { Button, Input, Popup, Selector, Stepper, Switch, Toast } from 'antd-mobile';
+import { Button, Popup, Selector, Stepper, Switch, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { useSubmitOrderMutation } from '../../api/queries/orders';
 import type { TradePair } from '../../api/types';
 import { loginPath, Paths } from '../../app/paths';
 import { Price } from '../../components/market';
+import { PriceInput } from '../../components/PriceInput';
 import { formatMoney, formatNumber } from '../../i18n/format';
 import { useSession } from '../../stores/session';
 import { isOpen } from '../home/PairRow';
@@ -98,15 +99,11 @@ export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[]
       {kind === 'pending' && (
         <label className="form-row">
           <span>{t('trade.target_price')}</span>
-          <Input
-            type="number"
-            step="any"
-            inputMode="decimal"
-            min={0}
+          <PriceInput
             value={targetPrice}
             onChange={setTargetPrice}
             placeholder={t('trade.target_price_placeholder')}
-            aria-label={t('trade.target_price')}
+            label={t('trade.target_price')}
           />
         </label>
       )}
@@ -139,40 +136,24 @@ export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[]
         />
       </div>
 
-      <div className="form-row">
-        <span>{t('trade.take_profit')}</span>
-        <Switch checked={takeProfitOn} onChange={setTakeProfitOn} aria-label={t('trade.take_profit')} />
-      </div>
-      {takeProfitOn && (
-        <Input
-          className="form-input"
-          type="number"
-          step="any"
-          inputMode="decimal"
-          min={0}
-          value={takeProfit}
-          onChange={setTakeProfit}
-          placeholder={t('trade.take_profit_placeholder')}
-          aria-label={t('trade.take_profit_price')}
-        />
-      )}
-      <div className="form-row">
-        <span>{t('trade.stop_loss')}</span>
-        <Switch checked={stopLossOn} onChange={setStopLossOn} aria-label={t('trade.stop_loss')} />
-      </div>
-      {stopLossOn && (
-        <Input
-          className="form-input"
-          type="number"
-          step="any"
-          inputMode="decimal"
-          min={0}
-          value={stopLoss}
-          onChange={setStopLoss}
-          placeholder={t('trade.stop_loss_placeholder')}
-          aria-label={t('trade.stop_loss_price')}
-        />
-      )}
+      <ToggledPrice
+        title={t('trade.take_profit')}
+        on={takeProfitOn}
+        onToggle={setTakeProfitOn}
+        value={takeProfit}
+        onChange={setTakeProfit}
+        placeholder={t('trade.take_profit_placeholder')}
+        label={t('trade.take_profit_price')}
+      />
+      <ToggledPrice
+        title={t('trade.stop_loss')}
+        on={stopLossOn}
+        onToggle={setStopLossOn}
+        value={stopLoss}
+        onChange={setStopLoss}
+        placeholder={t('trade.stop_loss_placeholder')}
+        label={t('trade.stop_loss_price')}
+      />
 
       <dl className="estimate">
         <div>
@@ -234,5 +215,34 @@ export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[]
         </div>
       </Popup>
     </section>
+  );
+}
+
+/** Take profit or stop loss: a switch, and the price once it is on. */
+function ToggledPrice(props: {
+  title: string;
+  on: boolean;
+  onToggle: (on: boolean) => void;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  label: string;
+}) {
+  return (
+    <>
+      <div className="form-row">
+        <span>{props.title}</span>
+        <Switch checked={props.on} onChange={props.onToggle} aria-label={props.title} />
+      </div>
+      {props.on && (
+        <PriceInput
+          className="form-input"
+          value={props.value}
+          onChange={props.onChange}
+          placeholder={props.placeholder}
+          label={props.label}
+        />
+      )}
+    </>
   );
 }
