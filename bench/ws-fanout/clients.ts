@@ -33,7 +33,10 @@ async function connect(url: string, count: number) {
         ws.on('message', onMessage);
         ws.on('error', () => undefined);
         return new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`a socket did not open within ${OPEN_TIMEOUT_MS} ms`)), OPEN_TIMEOUT_MS);
+          const timer = setTimeout(
+            () => reject(new Error(`a socket did not open within ${OPEN_TIMEOUT_MS} ms`)),
+            OPEN_TIMEOUT_MS,
+          );
           ws.once('open', () => {
             clearTimeout(timer);
             ws.send('{"type":"sub","topic":"DAY_MARKET"}');

@@ -1,6 +1,8 @@
 import type { AppContext, CoreDeps } from './context.js';
 import { createAccountsModule, type AccountsOptions } from './modules/accounts/module.js';
+import { createContentModule } from './modules/content/module.js';
 import { createMarketModule } from './modules/market/module.js';
+import { createSocialModule } from './modules/social/module.js';
 import { createTradingModule } from './modules/trading/module.js';
 import { WalletService } from './modules/wallet/service.js';
 import { createRealtimeModule } from './realtime/hub.js';
@@ -19,6 +21,8 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   const accounts = createAccountsModule(deps, { wallet, ...overrides.accounts });
   const market = createMarketModule(deps);
   const trading = createTradingModule(deps, { wallet, market: market.service });
+  const content = createContentModule(deps);
+  const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
   const realtime = createRealtimeModule({
     ...deps,
     resolveToken: accounts.service.resolveToken,
@@ -27,7 +31,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   return {
     ...deps,
     resolveToken: accounts.service.resolveToken,
-    modules: [accounts.module, market.module, trading.module, realtime.module],
+    modules: [accounts.module, market.module, trading.module, content.module, social.module, realtime.module],
     market: market.service,
     marketSource: market.source,
     hub: realtime.hub,

@@ -26,6 +26,9 @@ export const ApiPath = {
   forexDetail: '/v1/api/main/account/forexDetail',
   ledger: '/v1/api/main/accountLog/forexChange',
   resetDemo: '/v1/api/main/user/resetForexDemoAccount',
+  newsList: '/api/news/list',
+  newsInfo: '/api/news/info',
+  followList: '/api/follow/list',
 } as const;
 
 export const SOCKET_PATH = '/v1/ws';

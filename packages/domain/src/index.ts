@@ -6,4 +6,6 @@ export * from './money.js';
 export * from './trading.js';
 export * from './schemas/accounts.js';
 export * from './schemas/common.js';
+export * from './schemas/content.js';
+export * from './schemas/social.js';
 export * from './schemas/trading.js';

@@ -13,6 +13,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  varchar,
 } from 'drizzle-orm/pg-core';
 import { pgTable } from 'drizzle-orm/pg-core';
 
@@ -256,5 +257,34 @@ export const orders = pgTable(
     openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }),
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('orders_user_status_idx').on(t.userId, t.status, t.id), index('orders_status_idx').on(t.status)],
+  (t) => [
+    index('orders_user_status_idx').on(t.userId, t.status, t.id),
+    index('orders_status_idx').on(t.status),
+    // The leaderboard reads the last three weeks of closes: history grows without bound, a status index would not do.
+    index('orders_closed_at_idx')
+      .on(t.closedAt)
+      .where(sql`${t.status} = 3`),
+  ],
+);
+
+// ── content ─────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * News articles, one row per article in one language (`lang` is one of ours: hk, en, …). Written by
+ * the back office, which must sanitise `content` (HTML) before storing it.
+ */
+export const news = pgTable(
+  'news',
+  {
+    id: id(),
+    categoryId: integer('category_id').notNull().default(0),
+    lang: varchar('lang', { length: 8 }).notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    logo: text('logo').notNull().default(''),
+    content: text('content').notNull().default(''),
+    published: boolean('published').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('news_lang_created_idx').on(t.lang, t.createdAt)],
 );

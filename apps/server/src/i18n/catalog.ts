@@ -4,11 +4,12 @@ import accounts from '../modules/accounts/messages.json' with { type: 'json' };
 import wallet from '../modules/wallet/messages.json' with { type: 'json' };
 import market from '../modules/market/messages.json' with { type: 'json' };
 import trading from '../modules/trading/messages.json' with { type: 'json' };
+import content from '../modules/content/messages.json' with { type: 'json' };
 
 /** One message key → its text in every language. Each module owns a catalogue file beside its code. */
 export type Catalogue = Record<string, Partial<Record<Language, string>>>;
 
-export const catalogues: Record<string, Catalogue> = { core, accounts, wallet, trading, market };
+export const catalogues: Record<string, Catalogue> = { core, accounts, wallet, trading, market, content };
 
 const messages = new Map<string, Partial<Record<Language, string>>>();
 for (const [name, catalogue] of Object.entries(catalogues)) {

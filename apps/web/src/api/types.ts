@@ -139,26 +139,4 @@ export interface Captcha {
   b64s: string;
 }
 
-export interface LeaderboardEntry {
-  user: string;
-  multiple: number;
-  three_week_rate: number;
-  three_week_win: number;
-  three_week_profit: number;
-  total_rate: number;
-  total_trade_num: number;
-  code: string;
-}
-
-export interface NewsItem {
-  id: number;
-  title: string;
-  desc: string;
-  logo: string;
-  created_at: string;
-}
-
-export interface Paged<T> {
-  data: T[];
-  total: number;
-}
+export type { LeaderboardEntryView as LeaderboardEntry, NewsListView as NewsPage } from '@pipwise/domain';

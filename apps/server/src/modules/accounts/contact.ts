@@ -60,3 +60,17 @@ export function phoneLoginCandidates(input: string): PhoneLoginCandidate[] {
   addInternational(`+${compact}`);
   return candidates;
 }
+
+/**
+ * The name a user shows publicly (the leaderboard): the first characters of the e-mail's local part
+ * (never all of it) and its domain, or the last 4 digits of the phone; the full contact never leaves.
+ */
+export function maskedName(contact: { email: string | null; phone: string | null }): string {
+  if (contact.email) {
+    const at = contact.email.lastIndexOf('@');
+    const local = contact.email.slice(0, at);
+    return `${local.slice(0, Math.min(2, local.length - 1))}***${contact.email.slice(at)}`;
+  }
+  if (contact.phone) return `***${contact.phone.slice(-4)}`;
+  return '***';
+}

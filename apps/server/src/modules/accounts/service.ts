@@ -20,7 +20,7 @@ import {
   type UserView,
 } from '@pipwise/domain';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, count, eq, gt, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
@@ -31,11 +31,19 @@ import type { EventBus } from '../../realtime/bus.js';
 import type { WalletService } from '../wallet/service.js';
 import type { CaptchaService } from './captcha.js';
 import type { Channel, CodeTarget, VerificationCodes } from './codes.js';
-import { normaliseEmail, normalisePhone, phoneLoginCandidates, type Phone } from './contact.js';
+import { maskedName, normaliseEmail, normalisePhone, phoneLoginCandidates, type Phone } from './contact.js';
 import type { Mailer, SmsProvider } from './delivery.js';
 import { FailureLimiter } from './limiter.js';
 import type { ReferenceService } from './reference.js';
 import { hashPassword, newInviteCode, newSessionToken, newUid, sha256Hex, verifyPassword } from './secrets.js';
+
+/** What other modules may show about a user to everyone (the leaderboard). */
+export interface PublicProfile {
+  uid: number;
+  /** Masked: never the full e-mail address or phone number. */
+  name: string;
+  isDemo: boolean;
+}
 
 /** Who is asking: recorded on the session, and the language of mail and SMS texts. */
 export interface RequestMeta {
@@ -214,6 +222,16 @@ export class AccountsService {
       invite_code: user.inviteCode,
       invited_count: invited?.n ?? 0,
     };
+  }
+
+  /** Public profiles of these users; ids without a user are absent from the map. */
+  async profiles(userIds: number[]): Promise<Map<number, PublicProfile>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: users.id, uid: users.uid, email: users.email, phone: users.phone, isDemo: users.isDemo })
+      .from(users)
+      .where(inArray(users.id, userIds));
+    return new Map(rows.map((row) => [row.id, { uid: row.uid, name: maskedName(row), isDemo: row.isDemo === 1 }]));
   }
 
   /** Inserts a user with a fresh uid and invite code, drawing again on the rare collision. */

@@ -27,7 +27,7 @@ import {
   type TSetStopPriceRequest,
   type TSubmitOrderRequest,
 } from '@pipwise/domain';
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { idempotencyKeys, orders, settings } from '../../db/schema.js';
@@ -78,6 +78,30 @@ export interface OrderOutcome {
 }
 
 type HoldingSlice = Pick<OrderRow, 'id' | 'instrumentId' | 'side' | 'lots' | 'openPrice' | 'margin'>;
+
+/** Realised results of a trader's closed positions: summed in NUMERIC, exact. */
+export interface TraderResults {
+  userId: number;
+  profit: Dec;
+  margin: Dec;
+  trades: number;
+}
+
+/** A trader's results over a window, with what the leaderboard shows about how they trade. */
+export interface WindowResults extends TraderResults {
+  /** Positions closed with a profit above 0. */
+  wins: number;
+  /** The leverage used most. */
+  leverage: number;
+  /** ShowCode of the instrument traded most. */
+  code: string;
+}
+
+/**
+ * Positions that were opened and then closed. Pending orders retired without a fill (cancelled,
+ * margin_short, a demo reset) are history too but were never trades: they have no `opened_at`.
+ */
+const closedPositions = () => and(eq(orders.status, OrderStatus.history), isNotNull(orders.openedAt));
 
 const isUniqueViolation = (error: unknown): boolean => {
   for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
@@ -486,6 +510,63 @@ export class TradingService {
       allProfits = dec(totals?.realised ?? '0');
     }
     return { rows, total: Number(totals?.total ?? 0), allProfits, balance: wallet.balance };
+  }
+
+  // ── leaderboard ───────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Per trader, the positions closed since `since`, highest realised profit first (ties by user id,
+   * so pages do not overlap). Served by the partial index on `closed_at` of history orders.
+   */
+  async windowResults(since: Date, limit: number, offset: number): Promise<WindowResults[]> {
+    const profitSum = sql<string>`sum(${orders.profit})`;
+    const rows = await this.db
+      .select({
+        userId: orders.userId,
+        profit: profitSum,
+        margin: sql<string>`sum(${orders.margin})`,
+        trades: count(),
+        wins: sql<number>`count(*) filter (where ${orders.profit} > 0)`.mapWith(Number),
+        // Among equally frequent values mode() takes the first in sort order: the lower leverage or instrument id.
+        leverage: sql<number>`mode() within group (order by ${orders.leverage})`.mapWith(Number),
+        instrumentId: sql<number>`mode() within group (order by ${orders.instrumentId})`.mapWith(Number),
+      })
+      .from(orders)
+      .where(and(closedPositions(), gte(orders.closedAt, since)))
+      .groupBy(orders.userId)
+      .orderBy(desc(profitSum), orders.userId)
+      .limit(limit)
+      .offset(offset);
+    return rows.map((row) => ({
+      userId: row.userId,
+      profit: dec(row.profit),
+      margin: dec(row.margin),
+      trades: row.trades,
+      wins: row.wins,
+      leverage: row.leverage,
+      code: this.deps.market.getInstrument(row.instrumentId)?.showCode ?? '',
+    }));
+  }
+
+  /** Every position these traders ever closed, per trader; traders without one are absent. */
+  async lifetimeResults(userIds: number[]): Promise<Map<number, TraderResults>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({
+        userId: orders.userId,
+        profit: sql<string>`sum(${orders.profit})`,
+        margin: sql<string>`sum(${orders.margin})`,
+        trades: count(),
+      })
+      .from(orders)
+      .where(and(closedPositions(), inArray(orders.userId, userIds)))
+      .groupBy(orders.userId);
+    return new Map(
+      rows.map((row) => [
+        row.userId,
+        { userId: row.userId, profit: dec(row.profit), margin: dec(row.margin), trades: row.trades },
+      ]),
+    );
   }
 
   // ── engine actions: each its own transaction, each at most once ─────────────────────────────────

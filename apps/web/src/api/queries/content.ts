@@ -1,10 +1,8 @@
+import { ApiPath } from '@pipwise/domain';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { ApiError, http } from '../http';
-import type { LeaderboardEntry, NewsItem, Paged } from '../types';
+import { http } from '../http';
+import type { LeaderboardEntry, NewsPage } from '../types';
 import { STALE_REFERENCE } from './staleTimes';
-
-/** Paths of features that later issues build; until then the screens show their empty state. */
-export const ContentPath = { followList: '/api/follow/list', newsList: '/api/news/list' } as const;
 
 export const contentKeys = {
   all: ['content'] as const,
@@ -12,59 +10,27 @@ export const contentKeys = {
   news: (categoryId: number) => [...contentKeys.all, 'news', categoryId] as const,
 };
 
-const NOT_BUILT = 404;
-
-/** A missing endpoint (404) reads as "nothing yet", not as an error. */
-async function unlessMissing<T>(call: Promise<T>, empty: T): Promise<T> {
-  try {
-    return await call;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === NOT_BUILT) return empty;
-    throw error;
-  }
-}
-
-function asList<T>(data: T[] | Paged<T> | null | undefined): T[] {
-  if (!data) return [];
-  return Array.isArray(data) ? data : data.data;
-}
+/** Calls are silent: the screens show a failure as their error state with a retry, a toast would repeat it. */
+const QUIET = { silent: true };
 
 export function useLeaderboardQuery() {
   return useQuery({
     queryKey: contentKeys.leaderboard(),
-    queryFn: async () =>
-      asList(
-        await unlessMissing(
-          http.get<LeaderboardEntry[] | Paged<LeaderboardEntry>>(ContentPath.followList, undefined, { silent: true }),
-          [],
-        ),
-      ),
+    queryFn: () => http.get<LeaderboardEntry[]>(ApiPath.followList, undefined, QUIET),
     staleTime: STALE_REFERENCE,
-    retry: false,
   });
 }
 
 export function useNewsQuery(categoryId = 0) {
   return useInfiniteQuery({
     queryKey: contentKeys.news(categoryId),
-    queryFn: async ({ pageParam }) => {
-      const page = await unlessMissing(
-        http.get<NewsItem[] | Paged<NewsItem>>(
-          ContentPath.newsList,
-          { category_id: categoryId || undefined, page: pageParam },
-          { silent: true },
-        ),
-        [],
-      );
-      return { items: asList(page), total: Array.isArray(page) ? undefined : page.total };
-    },
+    queryFn: ({ pageParam }) =>
+      http.get<NewsPage>(ApiPath.newsList, { category_id: categoryId || undefined, page: pageParam }, QUIET),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((sum, p) => sum + p.items.length, 0);
-      if (last.items.length === 0) return undefined;
-      return last.total === undefined || loaded < last.total ? pages.length + 1 : undefined;
+      const loaded = pages.reduce((sum, page) => sum + page.data.length, 0);
+      return last.data.length > 0 && loaded < last.total ? pages.length + 1 : undefined;
     },
     staleTime: STALE_REFERENCE,
-    retry: false,
   });
 }

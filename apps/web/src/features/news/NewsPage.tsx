@@ -8,7 +8,7 @@ import { formatDateTime } from '../../i18n/format';
 export default function NewsPage() {
   const { t } = useTranslation();
   const news = useNewsQuery();
-  const items = news.data?.pages.flatMap((page) => page.items) ?? [];
+  const items = news.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <Screen withTabBar title={t('news.title')}>
       {news.isPending ? (

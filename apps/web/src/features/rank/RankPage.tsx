@@ -20,7 +20,7 @@ export default function RankPage() {
       ) : (
         <ul className="rank-list" aria-label={t('rank.title')}>
           {board.data.map((entry, index) => (
-            <li key={`${entry.user}-${index}`}>
+            <li key={entry.uid}>
               <button
                 type="button"
                 className="rank-row"

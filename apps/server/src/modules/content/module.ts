@@ -1,0 +1,13 @@
+import type { CoreDeps, Module } from '../../context.js';
+import { contentRoutes } from './routes.js';
+import { ContentService } from './service.js';
+
+/**
+ * The content context: news. Articles are written by the back office (a later issue); until then the
+ * table starts empty and the list says so.
+ */
+export function createContentModule(deps: CoreDeps) {
+  const service = new ContentService(deps.database.db);
+  const module: Module = { name: 'content', routes: contentRoutes(service) };
+  return { service, module };
+}
