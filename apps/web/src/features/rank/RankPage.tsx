@@ -27,7 +27,10 @@ export default function RankPage() {
                 onClick={() => void Dialog.alert({ content: t('rank.coming_soon'), confirmText: t('common.ok') })}
               >
                 <span className="rank-place num">{formatNumber(index + 1, 0)}</span>
-                <span className="rank-user">{entry.user}</span>
+                {/* A person's name or address: never translated, always left to right (an e-mail in Arabic). */}
+                <span className="rank-user" translate="no" dir="ltr">
+                  {entry.user}
+                </span>
                 <span className="rank-figure">
                   <span className="label">{t('rank.three_week_rate')}</span>
                   <span className="num">{formatPercent(entry.three_week_rate)}</span>

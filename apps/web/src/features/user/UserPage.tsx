@@ -58,7 +58,13 @@ export default function UserPage() {
           <UserOutline />
         </div>
         <div className="user-identity">
-          <p className="user-name">{demo ? t('user.demo_account') : user?.email || user?.mobile || '--'}</p>
+          {demo ? (
+            <p className="user-name">{t('user.demo_account')}</p>
+          ) : (
+            <p className="user-name" translate="no" dir="ltr">
+              {user?.email || user?.mobile || '--'}
+            </p>
+          )}
           <p className="user-uid">{t('user.uid', { uid: user?.uid ?? '--' })}</p>
         </div>
         <div className="user-balance">
