@@ -42,6 +42,8 @@ export async function open(page: Page, route: string) {
 
 export async function screenshot(page: Page, name: string) {
   mkdirSync(artifacts, { recursive: true });
+  // Canvases (the candlestick chart) repaint on the next animation frame after a viewport change.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
 }
 
