@@ -11,7 +11,7 @@ import { seedReferenceData } from '../src/db/seed.js';
 import { createContext, type ContextOverrides } from '../src/modules.js';
 import type { MarketService } from '../src/modules/market/api.js';
 import { ManualFeed } from '../src/modules/market/feed.js';
-import { InMemoryEventBus } from '../src/realtime/bus.js';
+import { InMemoryEventBus, type EventBus } from '../src/realtime/bus.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -91,6 +91,8 @@ export async function startTestServer(
     backfill?: boolean;
     /** An existing database (a restart); the caller opens and closes it. */
     database?: Database;
+    /** An event bus shared with other servers (several processes); the caller closes it. */
+    bus?: EventBus;
   } = {},
 ): Promise<TestServer> {
   const config = loadConfig({
@@ -103,9 +105,11 @@ export async function startTestServer(
   const database = options.database ?? (await openTestDatabase(kind));
   await seedReferenceData(database.db);
   const clock = options.clock ?? systemClock;
-  const bus = new InMemoryEventBus((error) => {
-    throw error;
-  });
+  const bus =
+    options.bus ??
+    new InMemoryEventBus((error) => {
+      throw error;
+    });
   const log = pino({ level: 'silent' });
   const marketFeed = { source: options.market ?? 'manual', backfill: options.backfill ?? false };
   const ctx = await createContext({ config, database, bus, clock, log, marketFeed }, options.overrides);
@@ -145,7 +149,7 @@ export async function startTestServer(
     async close() {
       await app.close();
       for (const module of [...ctx.modules].reverse()) await module.stop?.();
-      await bus.close();
+      if (!options.bus) await bus.close();
       if (!options.database) await database.close();
     },
     async crash() {

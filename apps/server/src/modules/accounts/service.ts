@@ -36,6 +36,7 @@ import type { Mailer, SmsProvider } from './delivery.js';
 import { FailureLimiter } from './limiter.js';
 import type { ReferenceService } from './reference.js';
 import { hashPassword, newInviteCode, newSessionToken, newUid, sha256Hex, verifyPassword } from './secrets.js';
+import { SessionCache } from './session-cache.js';
 
 /** What other modules may show about a user to everyone (the leaderboard). */
 export interface PublicProfile {
@@ -94,9 +95,13 @@ const tooManyRequests = () => new AppError('tooManyRequests', 'too_many_requests
 export class AccountsService {
   private readonly loginFailures: FailureLimiter;
   private dummyHash: Promise<string> | null = null;
+  private readonly sessionCache: SessionCache;
 
   constructor(private readonly deps: AccountsServiceDeps) {
     this.loginFailures = new FailureLimiter(deps.clock, LOGIN_MAX_FAILURES, LOGIN_FAILURE_WINDOW_MS);
+    this.sessionCache = new SessionCache(deps.clock);
+    // Revocations made by other processes (through Redis); this process drops its own at once.
+    deps.bus.subscribe('session.revoked', ({ sessionIds }) => this.sessionCache.dropSessions(sessionIds));
   }
 
   private get db() {
@@ -110,22 +115,31 @@ export class AccountsService {
   // ── sessions ─────────────────────────────────────────────────────────────────────────────────────
 
   resolveToken = async (token: string): Promise<Principal | null> => {
+    const tokenHash = hashToken(token);
+    const cached = this.sessionCache.get(tokenHash);
+    if (cached) return cached;
+    const epoch = this.sessionCache.epoch;
     const [row] = await this.db
-      .select({ sessionId: sessions.id, userId: sessions.userId, isDemo: users.isDemo })
+      .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt, isDemo: users.isDemo })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.now())))
+      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.now())))
       .limit(1);
-    return row ? { userId: row.userId, sessionId: row.sessionId, isDemo: row.isDemo === 1 } : null;
+    if (!row) return null;
+    const principal = { userId: row.userId, sessionId: row.sessionId, isDemo: row.isDemo === 1 };
+    this.sessionCache.put(tokenHash, principal, row.expiresAt, epoch);
+    return principal;
   };
 
   /** Logout: the token stops working at once, on HTTP and on every socket logged in with it. */
   revokeToken = async (token: string): Promise<void> => {
+    const tokenHash = hashToken(token);
     const revoked = await this.db
       .update(sessions)
       .set({ revokedAt: this.now() })
-      .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
+      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)))
       .returning({ id: sessions.id, userId: sessions.userId });
+    this.sessionCache.dropToken(tokenHash);
     const [first] = revoked;
     if (first) this.deps.bus.publish('session.revoked', { sessionIds: revoked.map((r) => r.id), userId: first.userId });
   };
@@ -161,6 +175,7 @@ export class AccountsService {
   }
 
   private publishRevoked(userId: number, sessionIds: number[]) {
+    this.sessionCache.dropSessions(sessionIds);
     if (sessionIds.length) this.deps.bus.publish('session.revoked', { sessionIds, userId });
   }
 
