@@ -18,6 +18,12 @@ export function Price({
   );
 }
 
+/** Green for a gain, red for a loss, no colour for nothing (a flat 0 is neither). */
+export function profitTone(value: number | null | undefined): string {
+  if (!value) return '';
+  return value > 0 ? 'text-up' : 'text-down';
+}
+
 export function Change({ value }: { value: number | null | undefined }) {
   const tone = !value ? 'flat' : value > 0 ? 'up' : 'down';
   return <span className={`num change change-${tone}`}>{formatPercent(value)}</span>;

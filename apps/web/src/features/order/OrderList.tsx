@@ -2,6 +2,7 @@ import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useOrdersQuery, type OrderStatusValue } from '../../api/queries/orders';
 import type { Order } from '../../api/types';
+import { profitTone } from '../../components/market';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatLots, formatNumber, formatProfit } from '../../i18n/format';
 
@@ -71,7 +72,7 @@ function OrderRow({ order, status, onOpen }: { order: Order; status: OrderStatus
           <span className="num">{formatNumber(order.UpdatePrice, precision)}</span>
         </span>
         {status !== 0 && (
-          <span className={`num order-profit ${profit >= 0 ? 'text-up' : 'text-down'}`} data-testid="order-profit">
+          <span className={`num order-profit ${profitTone(profit)}`} data-testid="order-profit">
             {formatProfit(profit)}
           </span>
         )}

@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { useSocketMessage, useTopic } from '../../api/live';
 import { useAccountFiguresQuery, useLiveAccountQuery } from '../../api/queries/account';
 import { OrderStatus, type OrderStatusValue } from '../../api/queries/orders';
+import { profitTone } from '../../components/market';
 import { Screen } from '../../components/Screen';
 import { formatMoney, formatProfit } from '../../i18n/format';
 import { OrderDetail } from './OrderDetail';
@@ -59,7 +60,7 @@ export default function OrderPage() {
         </div>
         <div>
           <span className="label">{t('order.floating_profit')}</span>
-          <span className={`num ${(floating ?? 0) >= 0 ? 'text-up' : 'text-down'}`}>{formatProfit(floating)}</span>
+          <span className={`num ${profitTone(floating)}`}>{formatProfit(floating)}</span>
         </div>
         <div>
           <span className="label">{t('order.used_margin')}</span>
