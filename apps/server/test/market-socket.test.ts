@@ -226,22 +226,30 @@ describe.each(DB_KINDS)('live socket on %s (manual prices)', (kind) => {
     slow.send({ type: 'sub', topic: 'BULK' });
     slow.send({ type: 'sub', topic: 'KLINE.BULK' });
     await slow.settle();
-    (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    // ws's own pause: pausing the raw socket is not enough, ws resumes it whenever its parser drains.
+    slow.ws.pause();
 
     const filler = 'x'.repeat(2048);
     const frames = 20_000;
+    let congestedSeen = 0;
     for (let seq = 1; seq <= frames; seq++) {
       server.ctx.bus.publish('realtime.topic', { topic: 'BULK', data: { seq, filler } });
       server.ctx.bus.publish('realtime.topic', { topic: 'KLINE.BULK', data: { Period: seq % 2 ? '1min' : '5min', seq } });
-      if (seq % 500 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (seq % 500 === 0) {
+        // Read at the end of each synchronous 1 MB burst, before the event loop may drain anything: 40 MB
+        // are published in all, and at every point the server holds at most its high-water mark plus one
+        // frame per key. (Whether the socket is still congested after a drain round depends on how much
+        // the kernel's buffers absorbed, so that is not what is asserted.)
+        const stats = server.ctx.hub.stats();
+        expect(stats.maxBufferedAmount).toBeLessThan(DEFAULT_HUB_OPTIONS.highWaterBytes + 8 * 1024);
+        expect(stats.maxPendingFrames).toBeLessThanOrEqual(3);
+        congestedSeen = Math.max(congestedSeen, stats.congested);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
-    const stats = server.ctx.hub.stats();
-    // 40 MB were published; the server holds at most its high-water mark plus one frame per key.
-    expect(stats.maxBufferedAmount).toBeLessThan(DEFAULT_HUB_OPTIONS.highWaterBytes + 8 * 1024);
-    expect(stats.maxPendingFrames).toBeLessThanOrEqual(3);
-    expect(stats.congested).toBeGreaterThanOrEqual(1);
+    expect(congestedSeen).toBeGreaterThanOrEqual(1);
 
-    (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    slow.ws.resume();
     const last = await slow.waitFor((f) => f.type === 'BULK' && (f.data as { seq: number }).seq === frames);
     expect(last.data).toMatchObject({ seq: frames });
     await slow.waitFor((f) => f.type === 'KLINE.BULK' && (f.data as { seq: number }).seq === frames - 1);
