@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Dec, dec, roundBalance, roundPrice, roundProfit } from './money.js';
 import {
   accountFigures,
+  bookProfit,
   entryPrice,
   exitPrice,
   fillDirection,
@@ -89,6 +90,26 @@ describe('fee', () => {
           expect(doubled.equals(fee.times(2))).toBe(true);
         },
       ),
+    );
+  });
+});
+
+describe('bookProfit', () => {
+  it('equals the sum of the profits of the positions it sums, exactly', () => {
+    const position = fc.record({ lots: decimalText(50, 2), entry: decimalText(1000, 5) });
+    fc.assert(
+      fc.property(side, fc.array(position, { minLength: 1, maxLength: 20 }), decimalText(1000, 5), (s, positions, exit) => {
+        let lots = dec(0);
+        let lotsTimesEntry = dec(0);
+        let sum = dec(0);
+        for (const p of positions) {
+          lots = lots.plus(p.lots);
+          lotsTimesEntry = lotsTimesEntry.plus(dec(p.lots).times(p.entry));
+          sum = sum.plus(profit({ side: s, lots: p.lots, contractSize: '100000', entry: p.entry }, exit, '0.0067'));
+        }
+        const book = bookProfit({ side: s, lots, lotsTimesEntry, contractSize: '100000' }, exit, '0.0067');
+        expect(book.equals(sum)).toBe(true);
+      }),
     );
   });
 });

@@ -87,6 +87,25 @@ export function profit(position: PositionInput, exit: DecimalInput, usdRate: Dec
   return toUsd(position.side === OrderSide.buy ? move : move.negated(), usdRate);
 }
 
+/** Positions of one instrument and side, summed: all their floating P&L needs. */
+export interface PositionBook {
+  side: OrderSideValue;
+  /** Σ lots. */
+  lots: DecimalInput;
+  /** Σ lots × entry price. */
+  lotsTimesEntry: DecimalInput;
+  contractSize: DecimalInput;
+}
+
+/**
+ * Floating P&L of a book of positions at `exit`, in USD: the sum of `profit` over them, which is linear
+ * in lots and lots × entry, so an account's many positions cost one calculation per instrument and side.
+ */
+export function bookProfit(book: PositionBook, exit: DecimalInput, usdRate: DecimalInput): Dec {
+  const move = dec(exit).times(book.lots).minus(book.lotsTimesEntry).times(book.contractSize);
+  return toUsd(book.side === OrderSide.buy ? move : move.negated(), usdRate);
+}
+
 export interface AccountInput {
   balance: DecimalInput;
   /** Sum of the floating P&L of the holding positions, USD. */

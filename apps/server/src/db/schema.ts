@@ -129,6 +129,11 @@ export const wallets = pgTable('wallets', {
   currency: text('currency').notNull().default('USD'),
   balance: money('balance').notNull().default('0'),
   lockBalance: money('lock_balance').notNull().default('0'),
+  /**
+   * Bumped by every change of the wallet and by every lock taken to change the account's orders, so a
+   * write that checked the account at version v can require v to be current (optimistic order path).
+   */
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 

@@ -22,6 +22,9 @@ export class QuoteState {
   bid = '0';
   ask = '0';
   time = 0;
+  /** Bumped by every change, so a snapshot is computed once per change and minute, not per reader. */
+  private version = 0;
+  private memo: { version: number; minute: number; marketOpen: boolean; quote: Readonly<Quote> } | null = null;
 
   constructor(
     readonly instrumentId: number,
@@ -31,6 +34,7 @@ export class QuoteState {
 
   /** Folds a price (or a one-minute bar, when loading history) into its minute bucket. */
   record(minute: number, open: number, high: number, low: number, close: number, volume: number) {
+    this.version += 1;
     const index = ((minute % WINDOW_MINUTES) + WINDOW_MINUTES) % WINDOW_MINUTES;
     const existing = this.bucketMinute[index]!;
     if (existing === minute) {
@@ -59,6 +63,7 @@ export class QuoteState {
     this.ask = ask;
     this.time = time;
     this.baseline = Number(bid);
+    this.version += 1;
   }
 
   update(bid: string, ask: string, time: number, volume: number) {
@@ -69,9 +74,16 @@ export class QuoteState {
     this.record(Math.floor(time / 60_000), price, price, price, price, volume);
   }
 
-  /** The quote at `now` (the 24-hour window ends at the newer of `now` and the last tick). */
-  snapshot(now: number, marketOpen: boolean): Quote {
+  /**
+   * The quote at `now` (the 24-hour window ends at the newer of `now` and the last tick). Frozen: the
+   * same object serves every reader until the quote or the minute changes.
+   */
+  snapshot(now: number, marketOpen: boolean): Readonly<Quote> {
     const lastMinute = Math.floor(Math.max(now, this.time) / 60_000);
+    const memo = this.memo;
+    if (memo && memo.version === this.version && memo.minute === lastMinute && memo.marketOpen === marketOpen) {
+      return memo.quote;
+    }
     const windowStart = lastMinute - WINDOW_MINUTES;
     let anchorMinute = this.evictedMinute;
     let anchor = this.evictedClose;
@@ -103,7 +115,7 @@ export class QuoteState {
     if (high === -Infinity) high = last;
     if (low === Infinity) low = last;
     const p = this.precision;
-    return {
+    const quote = Object.freeze({
       instrumentId: this.instrumentId,
       code: this.code,
       bid: this.bid,
@@ -115,6 +127,8 @@ export class QuoteState {
       volume: volume.toFixed(2),
       time: this.time,
       marketOpen,
-    };
+    });
+    this.memo = { version: this.version, minute: lastMinute, marketOpen, quote };
+    return quote;
   }
 }

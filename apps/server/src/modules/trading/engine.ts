@@ -67,7 +67,8 @@ export class RiskEngine {
   readonly watch = new PositionWatch(50);
   private readonly unsubscribe: (() => void)[] = [];
   private readonly chains = new Map<number, Promise<void>>();
-  private readonly reloadQueue = new Set<number>();
+  /** Accounts to re-read: wholly, or only some of their orders (new ones). */
+  private readonly reloadQueue = new Map<number, Set<number> | 'account'>();
   private reloading: Promise<void> | null = null;
   private readonly stopOutsRunning = new Set<number>();
   private readonly tickedSincePush = new Set<number>();
@@ -84,7 +85,7 @@ export class RiskEngine {
     this.running = true;
     this.unsubscribe.push(
       this.deps.bus.subscribe('market.quote', (quote) => this.onQuote(quote)),
-      this.deps.bus.subscribe('trading.changed', ({ userId }) => this.requestReload(userId)),
+      this.deps.bus.subscribe('trading.changed', ({ userId, orderIds }) => this.requestReload(userId, orderIds)),
     );
     this.timers.push(
       setInterval(() => this.pushRound(), PUSH_INTERVAL_MS),
@@ -137,28 +138,62 @@ export class RiskEngine {
     for (const [userId, list] of byUser) this.watch.setAccount(userId, balances.get(userId) ?? '0', list);
   }
 
-  /** Re-reads accounts from the database: two queries for the whole batch. */
-  private async reloadNow(userIds: number[]) {
-    const byUser = this.groupByUser(await this.deps.trading.openOrders(userIds));
-    const balances = await this.deps.wallet.balances(userIds);
-    for (const userId of userIds) {
-      this.watch.setAccount(userId, balances.get(userId) ?? '0', byUser.get(userId) ?? []);
+  /**
+   * Re-reads accounts from the database, two queries for the whole batch: accounts asked for wholly
+   * get all their open orders; accounts asked for some orders get just those, merged into what is
+   * watched, so an order placed costs one row however many positions the account holds.
+   */
+  private async reloadNow(requests: Map<number, Set<number> | 'account'>) {
+    const wholeAccounts: number[] = [];
+    const orderIds: number[] = [];
+    for (const [userId, request] of requests) {
+      if (request === 'account') wholeAccounts.push(userId);
+      else orderIds.push(...request);
+    }
+    const rows = [
+      ...(wholeAccounts.length > 0 ? await this.deps.trading.openOrders(wholeAccounts) : []),
+      ...(orderIds.length > 0 ? await this.deps.trading.ordersByIds(orderIds) : []),
+    ];
+    const balances = await this.deps.wallet.balances([...requests.keys()]);
+    const changed = new Map<number, OrderRow[]>();
+    for (const row of rows) {
+      const list = changed.get(row.userId);
+      if (list) list.push(row);
+      else changed.set(row.userId, [row]);
+    }
+    for (const [userId, request] of requests) {
+      const orders = new Map(request === 'account' ? [] : this.watch.ordersOf(userId).map((order) => [order.id, order]));
+      for (const row of changed.get(userId) ?? []) {
+        const contractSize = this.contractSizeOf(row.instrumentId);
+        const watched = contractSize === null ? null : toWatched(row, contractSize);
+        if (watched) orders.set(row.id, watched);
+        else orders.delete(row.id);
+      }
+      this.watch.setAccount(userId, balances.get(userId) ?? '0', [...orders.values()]);
       this.changedSincePush.add(userId);
     }
   }
 
   /**
-   * Asks for an account to be re-read. One read runs at a time; requests arriving meanwhile are
-   * gathered into the next, so under load many order changes cost one pair of queries.
+   * Asks for an account (or some of its orders) to be re-read. One read runs at a time; requests
+   * arriving meanwhile are gathered into the next, so under load many order changes cost one pair of
+   * queries.
    */
-  requestReload(userId: number) {
-    this.reloadQueue.add(userId);
+  requestReload(userId: number, orderIds?: number[]) {
+    const queued = this.reloadQueue.get(userId);
+    if (!orderIds || queued === 'account') {
+      this.reloadQueue.set(userId, 'account');
+    } else {
+      const ids = queued ?? new Set<number>();
+      for (const id of orderIds) ids.add(id);
+      this.reloadQueue.set(userId, ids);
+    }
     this.reloading ??= this.drainReloads();
   }
 
   private async drainReloads() {
     while (this.reloadQueue.size > 0) {
-      const batch = [...this.reloadQueue];
+      const batch = new Map(this.reloadQueue);
       this.reloadQueue.clear();
       try {
         await this.reloadNow(batch);
@@ -166,7 +201,7 @@ export class RiskEngine {
         this.fail(error);
         // The database is the truth: try these accounts again shortly rather than watch stale orders.
         await new Promise((resolve) => setTimeout(resolve, RELOAD_RETRY_MS));
-        if (this.running) for (const userId of batch) this.reloadQueue.add(userId);
+        if (this.running) for (const userId of batch.keys()) this.requestReload(userId);
       }
     }
     this.reloading = null;

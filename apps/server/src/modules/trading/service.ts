@@ -1,5 +1,6 @@
 import {
   accountFigures,
+  bookProfit,
   CloseReason,
   conflict,
   dec,
@@ -30,10 +31,12 @@ import {
 import { and, count, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
+import { GroupCommit, type ItemOutcome } from '../../db/group-commit.js';
+import { idArray, rowsOf, TableRows } from '../../db/rows.js';
 import { idempotencyKeys, orders, settings } from '../../db/schema.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { InstrumentInfo, MarketService, Quote } from '../market/api.js';
-import type { WalletService } from '../wallet/service.js';
+import type { WalletAt, WalletClaim, WalletService } from '../wallet/service.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -43,7 +46,11 @@ declare module '../../realtime/bus.js' {
      * Something about a user's orders or cash changed and committed (submit, fill, close, cancel, TP/SL
      * edit, reset). The risk engine reloads that user's state from the database.
      */
-    'trading.changed': { userId: number };
+    'trading.changed': {
+      userId: number;
+      /** Set when nothing but these orders changed (new orders): the engine re-reads only them. */
+      orderIds?: number[];
+    };
   }
 }
 
@@ -78,6 +85,35 @@ export interface OrderOutcome {
 }
 
 type HoldingSlice = Pick<OrderRow, 'id' | 'instrumentId' | 'side' | 'lots' | 'openPrice' | 'margin'>;
+
+/** What an account's holding positions add up to at the current quotes. */
+interface Exposure {
+  floating: Dec;
+  usedMargin: Dec;
+}
+
+const NO_EXPOSURE: Exposure = { floating: dec(0), usedMargin: dec(0) };
+
+/** An order checked against everything but its account, priced, waiting for its transaction. */
+interface OrderDraft {
+  userId: number;
+  idempotencyKey: string | undefined;
+  instrument: InstrumentInfo;
+  pending: boolean;
+  margin: Dec;
+  fee: Dec;
+  reserved: Dec;
+  values: typeof orders.$inferInsert;
+}
+
+type Placed = OrderOutcome & { replayed: boolean };
+
+const orderRows = new TableRows(orders);
+
+/** Orders written in one statement at most; more wait for the next. */
+const MAX_ORDERS_PER_TRANSACTION = 100;
+/** Lock-free tries of a batch before what is left of it takes the wallet locks. */
+const OPTIMISTIC_TRIES = 3;
 
 /** Realised results of a trader's closed positions: summed in NUMERIC, exact. */
 export interface TraderResults {
@@ -118,6 +154,10 @@ const isUniqueViolation = (error: unknown): boolean => {
  */
 export class TradingService {
   private cachedSettings: { value: TradingSettings; readAt: number } | null = null;
+  private readonly placing = new GroupCommit<OrderDraft, Placed>((drafts) => this.placeBatch(drafts), {
+    maxBatch: MAX_ORDERS_PER_TRANSACTION,
+    concurrency: 1,
+  });
 
   constructor(private readonly deps: TradingDeps) {}
 
@@ -186,20 +226,68 @@ export class TradingService {
       .where(and(eq(orders.userId, userId), eq(orders.status, OrderStatus.holding)));
   }
 
-  private figuresFrom(balance: Dec, locked: Dec, holdings: HoldingSlice[]): AccountFigures {
+  private exposureOfHoldings(holdings: HoldingSlice[]): Exposure {
     let floating = dec(0);
     let usedMargin = dec(0);
     for (const holding of holdings) {
       floating = floating.plus(this.floatingOf(holding));
       usedMargin = usedMargin.plus(holding.margin);
     }
-    return accountFigures({ balance, floating, usedMargin, locked });
+    return { floating, usedMargin };
+  }
+
+  /**
+   * The exposure of each account, summed by the database per instrument and side: one row per book
+   * whatever the number of positions (accounts without positions are absent).
+   */
+  private async exposures(tx: Executor, userIds: number[]): Promise<Map<number, Exposure>> {
+    const books = rowsOf(
+      await tx.execute(sql`
+        SELECT user_id, instrument_id, side, sum(lots) AS lots, sum(lots * open_price) AS lots_times_entry,
+               sum(margin) AS margin
+        FROM ${orders}
+        WHERE user_id = ANY(${idArray(userIds)}) AND status = ${OrderStatus.holding}
+        GROUP BY user_id, instrument_id, side`),
+    ).map((row) => ({ ...row, userId: Number(row.user_id) }));
+    const result = new Map<number, Exposure>();
+    for (const book of books) {
+      const exposure = result.get(book.userId) ?? { floating: dec(0), usedMargin: dec(0) };
+      const part = this.bookExposure(book);
+      exposure.floating = exposure.floating.plus(part.floating);
+      exposure.usedMargin = exposure.usedMargin.plus(part.usedMargin);
+      result.set(book.userId, exposure);
+    }
+    return result;
+  }
+
+  /** One book (an account's positions in one instrument and side, summed) at the current quote. */
+  private bookExposure(row: Record<string, unknown>): Exposure {
+    const instrument = this.deps.market.getInstrument(Number(row.instrument_id));
+    const quote = this.deps.market.getQuote(Number(row.instrument_id));
+    const usedMargin = dec(row.margin as string);
+    if (!instrument || !quote) return { floating: dec(0), usedMargin };
+    const side = Number(row.side) as OrderSideValue;
+    const book = {
+      side,
+      lots: row.lots as string,
+      lotsTimesEntry: row.lots_times_entry as string,
+      contractSize: instrument.contractSize,
+    };
+    return { floating: bookProfit(book, exitPrice(side, quote), this.usdRate(instrument)), usedMargin };
+  }
+
+  private async exposure(tx: Executor, userId: number): Promise<Exposure> {
+    return (await this.exposures(tx, [userId])).get(userId) ?? NO_EXPOSURE;
+  }
+
+  private figuresFrom(balance: Dec, locked: Dec, exposure: Exposure): AccountFigures {
+    return accountFigures({ balance, floating: exposure.floating, usedMargin: exposure.usedMargin, locked });
   }
 
   /** Account figures (spec §3) at the current quotes. */
   async figures(userId: number, tx: Executor = this.db): Promise<AccountFigures> {
     const wallet = await this.deps.wallet.get(userId, tx);
-    return this.figuresFrom(wallet.balance, wallet.lockBalance, await this.holdings(tx, userId));
+    return this.figuresFrom(wallet.balance, wallet.lockBalance, await this.exposure(tx, userId));
   }
 
   // ── idempotency ───────────────────────────────────────────────────────────────────────────────────
@@ -248,11 +336,22 @@ export class TradingService {
 
   // ── orders ────────────────────────────────────────────────────────────────────────────────────────
 
-  /** Opens a market position or places a pending order (spec §5 rules, DESIGN §5 model). */
+  /**
+   * Opens a market position or places a pending order (spec §5 rules, DESIGN §5 model). Orders that
+   * arrive together share one transaction (group commit); each is still checked against its account
+   * as if it were alone after the ones before it.
+   */
   async submit(userId: number, body: TSubmitOrderRequest, idempotencyKey?: string): Promise<OrderOutcome> {
     // A retry gets the first answer whatever happened since (a closed market, a spent margin).
     const earlier = idempotencyKey ? await this.replay(userId, idempotencyKey, 'submit') : null;
     if (earlier) return earlier;
+    const outcome = await this.placing.submit(await this.draft(userId, body, idempotencyKey));
+    if (!outcome.replayed) this.changed(userId, [outcome.order.id]);
+    return outcome;
+  }
+
+  /** Everything about an order that does not need its account: the instrument's rules, prices, margin, fee. */
+  private async draft(userId: number, body: TSubmitOrderRequest, idempotencyKey: string | undefined): Promise<OrderDraft> {
     const instrument = this.instrument(body.forex_id);
     if (instrument.leverages.length === 0) throw rejected('leverage_not_configured');
     if (!instrument.leverages.includes(body.multiple)) throw invalid('leverage_not_offered');
@@ -277,62 +376,231 @@ export class TradingService {
     const stopProblem = stopsError(side, target ?? exitPrice(side, quote), stops);
     if (stopProblem) throw invalid(stopProblem);
     const { feeType } = await this.settings();
-    const price = target ?? marketEntry;
     const marginUsd = marginOf({
       lots,
       contractSize: instrument.contractSize,
       marginMode: instrument.marginMode,
-      price,
+      price: target ?? marketEntry,
       leverage: body.multiple,
       usdRate: this.usdRate(instrument),
     });
     const margin = roundProfit(marginUsd);
     const fee = roundBalance(tradeFee({ feeType, lots, feeRate: instrument.feeRate, margin: marginUsd }));
+    const reserved = pending ? roundBalance(margin.plus(fee)) : dec(0);
     const now = this.deps.clock.now();
+    return {
+      userId,
+      idempotencyKey,
+      instrument,
+      pending,
+      margin,
+      fee,
+      reserved,
+      values: {
+        userId,
+        instrumentId: instrument.id,
+        side,
+        status: pending ? OrderStatus.pending : OrderStatus.holding,
+        lots: lots.toFixed(),
+        leverage: body.multiple,
+        targetPrice: target?.toFixed() ?? null,
+        placedPrice: marketEntry.toFixed(),
+        openPrice: pending ? null : marketEntry.toFixed(),
+        stopLoss: stops.stopLoss?.toFixed() ?? null,
+        takeProfit: stops.takeProfit?.toFixed() ?? null,
+        margin: margin.toFixed(6),
+        fee: fee.toFixed(2),
+        reserved: reserved.toFixed(2),
+        createdAt: now,
+        openedAt: pending ? null : now,
+      },
+    };
+  }
 
-    const outcome = await this.once(userId, idempotencyKey, 'submit', async (tx) => {
-      const wallet = await this.deps.wallet.lock(tx, userId);
-      const figures = this.figuresFrom(wallet.balance, wallet.lockBalance, await this.holdings(tx, userId));
-      if (figures.freeMargin.lt(margin.plus(fee))) throw rejected('insufficient_margin');
-      const reserved = pending ? roundBalance(margin.plus(fee)) : dec(0);
-      const [order] = await tx
-        .insert(orders)
-        .values({
-          userId,
-          instrumentId: instrument.id,
-          side,
-          status: pending ? OrderStatus.pending : OrderStatus.holding,
-          lots: lots.toFixed(),
-          leverage: body.multiple,
-          targetPrice: target?.toFixed() ?? null,
-          placedPrice: marketEntry.toFixed(),
-          openPrice: pending ? null : marketEntry.toFixed(),
-          stopLoss: stops.stopLoss?.toFixed() ?? null,
-          takeProfit: stops.takeProfit?.toFixed() ?? null,
-          margin: margin.toFixed(6),
-          fee: fee.toFixed(2),
-          reserved: reserved.toFixed(2),
-          createdAt: now,
-          openedAt: pending ? null : now,
-        })
-        .returning();
-      if (!order) throw new Error('order insert returned nothing');
-      if (pending) {
-        await this.deps.wallet.adjustLock(tx, userId, reserved);
-      } else if (!fee.isZero()) {
-        await this.deps.wallet.post(tx, {
-          userId,
-          amount: fee.negated(),
-          type: 'trade_fee',
-          memoParams: { code: instrument.showCode, id: order.id },
-          refType: 'order',
-          refId: order.id,
-        });
+  /**
+   * Writes a batch of drafts. If the write fails as a whole (a reused Idempotency-Key, a lost
+   * connection), each order is tried again alone, so one order's problem is never another's.
+   */
+  private async placeBatch(drafts: OrderDraft[]): Promise<ItemOutcome<Placed>[]> {
+    try {
+      return await this.placeAll(drafts);
+    } catch (error) {
+      if (drafts.length > 1) {
+        const outcomes: ItemOutcome<Placed>[] = [];
+        for (const draft of drafts) outcomes.push(...(await this.placeBatch([draft])));
+        return outcomes;
       }
-      return { order, msgKey: pending ? 'order_placed_pending' : 'order_opened' };
-    });
-    if (!outcome.replayed) this.changed(userId);
-    return outcome;
+      const [draft] = drafts;
+      if (draft?.idempotencyKey && isUniqueViolation(error)) {
+        // The same key raced this call and won: its answer is this call's answer.
+        const replayed = await this.replay(draft.userId, draft.idempotencyKey, 'submit');
+        if (replayed) return [{ ok: true, value: replayed }];
+      }
+      return [{ ok: false, error }];
+    }
+  }
+
+  /**
+   * Optimistic first: the accounts are read without a lock and everything is written in one
+   * statement that applies only to wallets still at the version read (two round trips for the whole
+   * batch). Accounts that changed meanwhile are read again; after OPTIMISTIC_TRIES the rest are
+   * written under their wallet locks, where nothing can change between the read and the write.
+   */
+  private async placeAll(drafts: OrderDraft[]): Promise<ItemOutcome<Placed>[]> {
+    const outcomes = new Map<OrderDraft, ItemOutcome<Placed>>();
+    let waiting = drafts;
+    for (let attempt = 0; attempt < OPTIMISTIC_TRIES && waiting.length > 0; attempt++) {
+      waiting = await this.tryPlace(this.db, waiting, outcomes);
+    }
+    if (waiting.length > 0) {
+      const rest = waiting;
+      await this.db.transaction(async (tx) => {
+        await this.deps.wallet.lockMany(tx, [...new Set(rest.map((draft) => draft.userId))]);
+        if ((await this.tryPlace(tx, rest, outcomes)).length > 0) throw new Error('a locked wallet changed');
+      });
+    }
+    return drafts.map((draft) => outcomes.get(draft) ?? { ok: false, error: new Error('order left undecided') });
+  }
+
+  /**
+   * One read and one write. Each draft, in arrival order, is checked against its account as the
+   * drafts before it left it; the write applies per account only if its wallet is unchanged since the
+   * read. Decides `outcomes` for the accounts it settled and returns the drafts of the others (all
+   * of an account's drafts, refusals too: they were judged on a state that did not last).
+   */
+  private async tryPlace(
+    executor: Executor,
+    drafts: OrderDraft[],
+    outcomes: Map<OrderDraft, ItemOutcome<Placed>>,
+  ): Promise<OrderDraft[]> {
+    const userIds = [...new Set(drafts.map((draft) => draft.userId))];
+    const accounts = await this.accountsAt(executor, userIds);
+    const decided = new Map<OrderDraft, ItemOutcome<Placed>>();
+    const accepted: OrderDraft[] = [];
+    const claims = new Map<number, WalletClaim>();
+    for (const draft of drafts) {
+      const account = accounts.get(draft.userId);
+      if (!account) throw new Error(`wallet of user ${draft.userId} does not exist`);
+      const figures = this.figuresFrom(account.balance, account.lockBalance, account);
+      if (figures.freeMargin.lt(draft.margin.plus(draft.fee))) {
+        decided.set(draft, { ok: false, error: rejected('insufficient_margin') });
+        continue;
+      }
+      if (!draft.pending && account.balance.lt(draft.fee)) {
+        decided.set(draft, { ok: false, error: rejected('insufficient_balance') });
+        continue;
+      }
+      const claim = claims.get(draft.userId) ?? {
+        userId: draft.userId,
+        version: account.version,
+        balanceDelta: dec(0),
+        lockDelta: dec(0),
+      };
+      claims.set(draft.userId, claim);
+      // The next draft of this account sees this one, as it would after this one's commit.
+      if (draft.pending) {
+        account.lockBalance = account.lockBalance.plus(draft.reserved);
+        claim.lockDelta = claim.lockDelta.plus(draft.reserved);
+      } else {
+        account.balance = account.balance.minus(draft.fee);
+        claim.balanceDelta = claim.balanceDelta.minus(draft.fee);
+        account.usedMargin = account.usedMargin.plus(draft.margin);
+        account.floating = account.floating.plus(
+          this.floatingOf({
+            instrumentId: draft.instrument.id,
+            side: draft.values.side,
+            lots: draft.values.lots,
+            openPrice: draft.values.openPrice ?? null,
+          }),
+        );
+      }
+      accepted.push(draft);
+    }
+    const placed =
+      accepted.length > 0 ? await this.writeOrders(executor, accepted, [...claims.values()]) : new Map<OrderDraft, OrderRow>();
+    const settled = new Set<number>(userIds.filter((userId) => !claims.has(userId)));
+    for (const [draft, order] of placed) {
+      settled.add(draft.userId);
+      const msgKey = order.status === OrderStatus.pending ? 'order_placed_pending' : 'order_opened';
+      decided.set(draft, { ok: true, value: { order, msgKey, replayed: false } });
+    }
+    const retry: OrderDraft[] = [];
+    for (const draft of drafts) {
+      const outcome = decided.get(draft);
+      if (settled.has(draft.userId) && outcome) outcomes.set(draft, outcome);
+      else retry.push(draft);
+    }
+    return retry;
+  }
+
+  /**
+   * Each account's wallet (with its version) and its positions summed per instrument and side, read
+   * in one snapshot, so the version vouches for the positions too: every change of an account's
+   * orders happens under its wallet lock, which bumps the version.
+   */
+  private async accountsAt(executor: Executor, userIds: number[]) {
+    const rows = await this.deps.wallet.readWith(
+      executor,
+      userIds,
+      sql`SELECT instrument_id, side, sum(lots) AS lots, sum(lots * open_price) AS lots_times_entry, sum(margin) AS margin
+          FROM ${orders} WHERE user_id = w.user_id AND status = ${OrderStatus.holding}
+          GROUP BY instrument_id, side`,
+    );
+    const accounts = new Map<number, WalletAt & Exposure>();
+    for (const row of rows) {
+      const userId = Number(row.user_id);
+      const account = accounts.get(userId) ?? { ...this.deps.wallet.walletAt(row), floating: dec(0), usedMargin: dec(0) };
+      accounts.set(userId, account);
+      if (row.instrument_id === null) continue;
+      const book = this.bookExposure(row);
+      account.floating = account.floating.plus(book.floating);
+      account.usedMargin = account.usedMargin.plus(book.usedMargin);
+    }
+    return accounts;
+  }
+
+  /**
+   * The write of a batch, one statement: the wallets claimed at the versions read, then for the
+   * claimed accounts only, the orders (ids drawn first so the fee rows and Idempotency-Keys can name
+   * them), their fee rows in the ledger and the keys. Returns the orders written, per draft.
+   */
+  private async writeOrders(executor: Executor, accepted: OrderDraft[], claims: WalletClaim[]) {
+    const { wallet } = this.deps;
+    const draftsOf = orderRows.recordset(
+      accepted.map((draft, seq) => ({
+        ...draft.values,
+        extra: {
+          seq,
+          idempotency_key: draft.idempotencyKey ?? null,
+          msg_key: draft.pending ? 'order_placed_pending' : 'order_opened',
+          memo_code: draft.instrument.showCode,
+        },
+      })),
+      { seq: 'int', idempotency_key: 'text', msg_key: 'text', memo_code: 'text' },
+    );
+    const result = await executor.execute(sql`
+      WITH ${wallet.claimedCte(claims)},
+      numbered AS (
+        SELECT nextval(pg_get_serial_sequence('orders', 'id')) AS id, d.*
+        FROM ${draftsOf.source}
+        WHERE d.user_id IN (SELECT user_id FROM claimed)
+      ),
+      placed AS (
+        INSERT INTO ${orders} (id, ${draftsOf.columns})
+        SELECT id, ${draftsOf.columns} FROM numbered ORDER BY seq
+        RETURNING *
+      ),
+      ${wallet.postedCte(sql`
+        SELECT seq, user_id, 'trade_fee'::text AS type, -fee AS amount,
+               jsonb_build_object('code', memo_code, 'id', id) AS memo_params, 'order'::text AS ref_type, id AS ref_id
+        FROM numbered WHERE status = ${OrderStatus.holding} AND fee <> 0`)},
+      keyed AS (
+        INSERT INTO ${idempotencyKeys} (user_id, key, route, response)
+        SELECT user_id, idempotency_key, 'submit', jsonb_build_object('orderId', id, 'msgKey', msg_key)
+        FROM numbered WHERE idempotency_key IS NOT NULL
+      )
+      SELECT placed.*, numbered.seq FROM placed JOIN numbered USING (id)`);
+    return new Map(rowsOf(result).map((row) => [accepted[Number(row.seq)]!, orderRows.read(row)]));
   }
 
   /** The order if it belongs to the user; another user's order is "not found" (its existence is not revealed). */
@@ -505,7 +773,7 @@ export class TradingService {
     ]);
     let allProfits = dec(0);
     if (status === OrderStatus.holding) {
-      for (const holding of await this.holdings(this.db, userId)) allProfits = allProfits.plus(this.floatingOf(holding));
+      allProfits = (await this.exposure(this.db, userId)).floating;
     } else if (status === OrderStatus.history) {
       allProfits = dec(totals?.realised ?? '0');
     }
@@ -625,7 +893,7 @@ export class TradingService {
       const figures = this.figuresFrom(
         wallet.balance,
         wallet.lockBalance.minus(order.reserved),
-        await this.holdings(tx, order.userId),
+        await this.exposure(tx, order.userId),
       );
       if (figures.freeMargin.lt(margin.plus(fee)) || wallet.balance.lt(fee)) {
         const retired = await this.retirePending(tx, order, CloseReason.marginShort);
@@ -675,7 +943,7 @@ export class TradingService {
       const closed = await this.db.transaction(async (tx) => {
         const wallet = await this.deps.wallet.lock(tx, userId);
         const holdings = await this.holdings(tx, userId);
-        const figures = this.figuresFrom(wallet.balance, wallet.lockBalance, holdings);
+        const figures = this.figuresFrom(wallet.balance, wallet.lockBalance, this.exposureOfHoldings(holdings));
         if (!isStopOut(figures.equity, figures.usedMargin, stopOutLevel)) return null;
         let worst: { holding: HoldingSlice; pnl: Dec; quote: Quote; instrument: InstrumentInfo } | null = null;
         for (const holding of holdings) {
@@ -737,8 +1005,8 @@ export class TradingService {
 
   // ── notices ───────────────────────────────────────────────────────────────────────────────────────
 
-  private changed(userId: number) {
-    this.deps.bus.publish('trading.changed', { userId });
+  private changed(userId: number, orderIds?: number[]) {
+    this.deps.bus.publish('trading.changed', orderIds ? { userId, orderIds } : { userId });
   }
 
   /** Closed or cancelled orders leave every device's lists at once (FOREX_CLOSED), and the engine reloads. */
@@ -747,12 +1015,14 @@ export class TradingService {
     this.deps.bus.publish('realtime.user', { userId, topic: 'FOREX_CLOSED', data: ids });
   }
 
-  /** Open orders of every account, for the engine's start-up load. */
+  /** Open orders of these accounts (of every account without `userIds`), for the engine's loads. */
   async openOrders(userIds?: number[]): Promise<OrderRow[]> {
-    const open = inArray(orders.status, [OrderStatus.holding, OrderStatus.pending]);
-    return this.db
-      .select()
-      .from(orders)
-      .where(userIds ? and(open, inArray(orders.userId, userIds)) : open);
+    const open = sql`status IN (${OrderStatus.holding}, ${OrderStatus.pending})`;
+    return orderRows.select(this.db, userIds ? sql`${open} AND user_id = ANY(${idArray(userIds)})` : open);
+  }
+
+  /** These orders as they are now, whatever their status (the engine's re-read of new orders). */
+  async ordersByIds(orderIds: number[]): Promise<OrderRow[]> {
+    return orderRows.select(this.db, sql`id = ANY(${idArray(orderIds)})`);
   }
 }

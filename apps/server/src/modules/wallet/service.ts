@@ -1,6 +1,7 @@
 import { dec, rejected, roundBalance, type Dec } from '@pipwise/domain';
-import { count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
+import { idArray, rowsOf } from '../../db/rows.js';
 import { ledgerEntries, wallets } from '../../db/schema.js';
 
 /** Why a balance moved; each has a memo text `ledger_<type>` in the wallet catalogue. */
@@ -21,9 +22,25 @@ export interface WalletBalance {
   lockBalance: Dec;
 }
 
+/** A wallet as read outside a lock: its version says whether it is still the same when written. */
+export interface WalletAt extends WalletBalance {
+  version: number;
+}
+
+/** Moves a wallet only if it is still at the version the caller read (see `claimedCte`). */
+export interface WalletClaim {
+  userId: number;
+  version: number;
+  balanceDelta: Dec;
+  lockDelta: Dec;
+}
+
 /**
  * The only writer of wallets and the ledger. Every balance change goes through `post`, inside the
- * caller's transaction, so the change and its ledger row commit or roll back together.
+ * caller's transaction, or through `claimedCte` and `postedCte` inside the caller's single statement,
+ * so the change and its ledger row commit or roll back together. Every change and every lock bumps
+ * the wallet's version, which is what lets a write that read the account without a lock prove that
+ * nothing changed since.
  */
 export class WalletService {
   constructor(private readonly db: Db) {}
@@ -39,9 +56,94 @@ export class WalletService {
 
   /** Locks the wallet row until the transaction ends: concurrent money paths for one user serialise here. */
   async lock(tx: Executor, userId: number): Promise<WalletBalance> {
-    const [row] = await tx.select().from(wallets).where(eq(wallets.userId, userId)).for('update');
+    const row = (await this.lockMany(tx, [userId])).get(userId);
     if (!row) throw new Error(`wallet of user ${userId} does not exist`);
-    return { balance: dec(row.balance), lockBalance: dec(row.lockBalance) };
+    return row;
+  }
+
+  /**
+   * Locks many wallets until the transaction ends, in user id order, so two transactions locking
+   * overlapping sets cannot deadlock, and bumps their versions: whoever read them before must read
+   * again. Wallets that do not exist are absent from the result.
+   */
+  async lockMany(tx: Executor, userIds: number[]): Promise<Map<number, WalletBalance>> {
+    const rows = rowsOf(
+      await tx.execute(sql`
+        UPDATE ${wallets} w SET version = w.version + 1
+        FROM (SELECT user_id FROM ${wallets} WHERE user_id = ANY(${idArray(userIds)}) ORDER BY user_id FOR UPDATE) locked
+        WHERE w.user_id = locked.user_id
+        RETURNING w.user_id, w.balance, w.lock_balance`),
+    );
+    return new Map(
+      rows.map((row) => [
+        Number(row.user_id),
+        { balance: dec(row.balance as string), lockBalance: dec(row.lock_balance as string) },
+      ]),
+    );
+  }
+
+  /**
+   * The wallets at their current versions, each with the caller's rows about that user read in the
+   * same snapshot: `lateral` is a query that may refer to `w.user_id`; its columns come after the
+   * wallet's (user_id, balance, lock_balance, version), one row per lateral row (nulls without one).
+   */
+  async readWith(executor: Executor, userIds: number[], lateral: SQL): Promise<Record<string, unknown>[]> {
+    return rowsOf(
+      await executor.execute(sql`
+        SELECT w.user_id, w.balance, w.lock_balance, w.version, l.*
+        FROM ${wallets} w LEFT JOIN LATERAL (${lateral}) l ON true
+        WHERE w.user_id = ANY(${idArray(userIds)})`),
+    );
+  }
+
+  /** The wallet part of a `readWith` row. */
+  walletAt(row: Record<string, unknown>): WalletAt {
+    return {
+      balance: dec(row.balance as string),
+      lockBalance: dec(row.lock_balance as string),
+      version: Number(row.version),
+    };
+  }
+
+  /**
+   * CTE `claimed` for a caller's one-statement write: each claimed wallet still at its claimed version
+   * moves by its deltas (and to the next version); the others stay as they are and are absent from
+   * `claimed` (user_id, balance_before), so the caller writes nothing for them and tries again.
+   */
+  claimedCte(claims: WalletClaim[]): SQL {
+    const rows = JSON.stringify(
+      claims.map((claim) => ({
+        user_id: claim.userId,
+        version: claim.version,
+        balance_delta: roundBalance(claim.balanceDelta).toFixed(2),
+        lock_delta: roundBalance(claim.lockDelta).toFixed(2),
+      })),
+    );
+    return sql`claimed AS (
+      UPDATE ${wallets} w
+      SET balance = w.balance + c.balance_delta, lock_balance = w.lock_balance + c.lock_delta,
+          version = w.version + 1, updated_at = now()
+      FROM jsonb_to_recordset(${rows}::jsonb) AS c(user_id bigint, version bigint, balance_delta numeric, lock_delta numeric)
+      WHERE w.user_id = c.user_id AND w.version = c.version
+      RETURNING w.user_id, w.balance - c.balance_delta AS balance_before
+    )`;
+  }
+
+  /**
+   * CTE `posted`, after `claimed` in the same statement: the ledger rows of `postings`, a query over
+   * the caller's CTEs yielding (seq, user_id, type, amount, memo_params, ref_type, ref_id), for claimed
+   * wallets only, each with the balance after it. The claim's balance delta of a user must be the sum
+   * of that user's postings (the ledger invariant checks it after every test).
+   */
+  postedCte(postings: SQL): SQL {
+    return sql`posted AS (
+      INSERT INTO ${ledgerEntries} (user_id, type, amount, balance_after, memo_key, memo_params, ref_type, ref_id)
+      SELECT p.user_id, p.type, p.amount,
+             claimed.balance_before + sum(p.amount) OVER (PARTITION BY p.user_id ORDER BY p.seq),
+             'ledger_' || p.type, p.memo_params, p.ref_type, p.ref_id
+      FROM (${postings}) p JOIN claimed USING (user_id)
+      ORDER BY p.seq
+    )`;
   }
 
   /**
@@ -50,36 +152,69 @@ export class WalletService {
    * then writes the shortfall off in the same transaction).
    */
   async post(tx: Executor, posting: LedgerPosting, options: { allowNegative?: boolean } = {}): Promise<Dec> {
-    const amount = roundBalance(posting.amount).toFixed(2);
-    // One statement (one round trip) for the balance change and its ledger row; a refused debit throws
-    // below and the caller's transaction rolls both back.
+    const [balanceAfter] = await this.postMany(tx, [posting], options);
+    return balanceAfter!;
+  }
+
+  /**
+   * `post` for many postings, in order, in one statement (one round trip however many): each wallet
+   * moves by the sum of its postings and each ledger row carries the balance after it, so a user with
+   * several postings gets the same rows as from several `post` calls. Returns those balances in order.
+   */
+  async postMany(tx: Executor, postings: LedgerPosting[], options: { allowNegative?: boolean } = {}): Promise<Dec[]> {
+    if (postings.length === 0) return [];
+    // Amounts travel as decimal text inside the JSON, never as JSON numbers (floats).
+    const entries = JSON.stringify(
+      postings.map((posting, seq) => ({
+        seq,
+        user_id: posting.userId,
+        type: posting.type,
+        amount: roundBalance(posting.amount).toFixed(2),
+        memo_params: posting.memoParams ?? {},
+        ref_type: posting.refType ?? null,
+        ref_id: posting.refId ?? null,
+      })),
+    );
+    // A refused debit throws below and the caller's transaction rolls the balances and rows back.
     const result: unknown = await tx.execute(sql`
-      WITH changed AS (
-        UPDATE ${wallets} SET balance = balance + ${amount}::numeric, updated_at = now()
-        WHERE user_id = ${posting.userId}
-        RETURNING balance
+      WITH entries AS (
+        SELECT * FROM jsonb_to_recordset(${entries}::jsonb)
+          AS e(seq int, user_id bigint, type text, amount numeric, memo_params jsonb, ref_type text, ref_id bigint)
+      ), totals AS (
+        SELECT user_id, sum(amount) AS total FROM entries GROUP BY user_id
+      ), changed AS (
+        UPDATE ${wallets} w SET balance = w.balance + totals.total, version = w.version + 1, updated_at = now()
+        FROM totals WHERE w.user_id = totals.user_id
+        RETURNING w.user_id, w.balance - totals.total AS balance_before
       )
       INSERT INTO ${ledgerEntries} (user_id, type, amount, balance_after, memo_key, memo_params, ref_type, ref_id)
-      SELECT ${posting.userId}::bigint, ${posting.type}::text, ${amount}::numeric, changed.balance, ${`ledger_${posting.type}`}::text,
-             ${JSON.stringify(posting.memoParams ?? {})}::jsonb, ${posting.refType ?? null}::text, ${posting.refId ?? null}::bigint
-      FROM changed
-      RETURNING balance_after`);
-    const [row] = (result as { rows: { balance_after: string }[] }).rows;
-    if (!row) throw new Error(`wallet of user ${posting.userId} does not exist`);
-    const balanceAfter = dec(row.balance_after);
-    if (balanceAfter.isNegative() && !options.allowNegative) throw rejected('insufficient_balance');
-    return balanceAfter;
+      SELECT e.user_id, e.type, e.amount,
+             changed.balance_before + sum(e.amount) OVER (PARTITION BY e.user_id ORDER BY e.seq),
+             'ledger_' || e.type, e.memo_params, e.ref_type, e.ref_id
+      FROM entries e JOIN changed USING (user_id)
+      ORDER BY e.seq
+      RETURNING user_id, balance_after`);
+    const rows = rowsOf(result);
+    if (rows.length !== postings.length) {
+      const missing = postings.find((posting) => !rows.some((row) => Number(row.user_id) === posting.userId));
+      throw new Error(`wallet of user ${missing?.userId ?? '?'} does not exist`);
+    }
+    // RETURNING follows the insert order, which is the postings' order.
+    const balances = rows.map((row) => dec(row.balance_after as string));
+    if (!options.allowNegative && balances.some((balance) => balance.isNegative())) throw rejected('insufficient_balance');
+    return balances;
   }
 
   /** Cash balances of many accounts at once (the risk engine's load and refresh). */
   async balances(userIds: number[]): Promise<Map<number, string>> {
     const result = new Map<number, string>();
     for (let start = 0; start < userIds.length; start += 5_000) {
-      const rows = await this.db
-        .select({ userId: wallets.userId, balance: wallets.balance })
-        .from(wallets)
-        .where(inArray(wallets.userId, userIds.slice(start, start + 5_000)));
-      for (const row of rows) result.set(row.userId, row.balance);
+      const rows = rowsOf(
+        await this.db.execute(
+          sql`SELECT user_id, balance FROM ${wallets} WHERE user_id = ANY(${idArray(userIds.slice(start, start + 5_000))})`,
+        ),
+      );
+      for (const row of rows) result.set(Number(row.user_id), row.balance as string);
     }
     return result;
   }
@@ -102,13 +237,23 @@ export class WalletService {
 
   /** Moves money between free and locked (pending orders, withdrawals under review); not a balance change. */
   async adjustLock(tx: Executor, userId: number, delta: Dec | string) {
-    const amount = roundBalance(delta);
-    const [row] = await tx
-      .update(wallets)
-      .set({ lockBalance: sql`${wallets.lockBalance} + ${amount.toFixed(2)}`, updatedAt: sql`now()` })
-      .where(eq(wallets.userId, userId))
-      .returning({ lockBalance: wallets.lockBalance });
-    if (!row) throw new Error(`wallet of user ${userId} does not exist`);
-    if (dec(row.lockBalance).isNegative()) throw new Error(`lock balance of user ${userId} would go negative`);
+    await this.adjustLocks(tx, new Map([[userId, dec(delta)]]));
+  }
+
+  /** `adjustLock` for many wallets in one statement. */
+  async adjustLocks(tx: Executor, deltas: Map<number, Dec>) {
+    if (deltas.size === 0) return;
+    const changes = JSON.stringify(
+      [...deltas].map(([userId, delta]) => ({ user_id: userId, delta: roundBalance(delta).toFixed(2) })),
+    );
+    const result: unknown = await tx.execute(sql`
+      UPDATE ${wallets} w SET lock_balance = w.lock_balance + c.delta, version = w.version + 1, updated_at = now()
+      FROM jsonb_to_recordset(${changes}::jsonb) AS c(user_id bigint, delta numeric)
+      WHERE w.user_id = c.user_id
+      RETURNING w.user_id, w.lock_balance`);
+    const rows = rowsOf(result);
+    if (rows.length !== deltas.size) throw new Error('a wallet whose lock balance should move does not exist');
+    const negative = rows.find((row) => dec(row.lock_balance as string).isNegative());
+    if (negative) throw new Error(`lock balance of user ${String(negative.user_id)} would go negative`);
   }
 }
