@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import { Redis } from 'ioredis';
 import type { AppContext } from './context.js';
 import { registerAuth } from './http/auth.js';
@@ -31,7 +31,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   registerEnvelope(app);
-  await app.register(helmet, {
+  // Built once: @fastify/helmet rebuilt the middleware (and re-parsed the policy) on every request.
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -43,6 +44,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       },
     },
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
   });
   await app.register(formbody);
   // Multipart forms arrive as a plain body like JSON and urlencoded ones (files as Buffers), so every

@@ -29,6 +29,7 @@ import {
   type TSubmitOrderRequest,
 } from '@pipwise/domain';
 import { and, count, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { GroupCommit, type ItemOutcome } from '../../db/group-commit.js';
@@ -94,11 +95,50 @@ interface Exposure {
 
 const NO_EXPOSURE: Exposure = { floating: dec(0), usedMargin: dec(0) };
 
+/** An account's positions in one instrument and side, summed: all their floating P&L needs. */
+interface Book {
+  instrumentId: number;
+  side: OrderSideValue;
+  lots: Dec;
+  lotsTimesEntry: Dec;
+  margin: Dec;
+}
+
+function addToBook(
+  books: Map<string, Book>,
+  instrumentId: number,
+  side: OrderSideValue,
+  add: Pick<Book, 'lots' | 'lotsTimesEntry' | 'margin'>,
+) {
+  const key = `${instrumentId}:${side}`;
+  const book = books.get(key);
+  books.set(
+    key,
+    book
+      ? {
+          ...book,
+          lots: book.lots.plus(add.lots),
+          lotsTimesEntry: book.lotsTimesEntry.plus(add.lotsTimesEntry),
+          margin: book.margin.plus(add.margin),
+        }
+      : { instrumentId, side, ...add },
+  );
+}
+
+/** An account as this process last read or wrote it: exact for as long as the wallet is at `version`. */
+interface KnownAccount extends WalletAt {
+  books: Map<string, Book>;
+}
+
+/** Accounts remembered between order batches; the least recently used are forgotten beyond this. */
+const KNOWN_ACCOUNTS_MAX = 50_000;
+
 /** An order checked against everything but its account, priced, waiting for its transaction. */
 interface OrderDraft {
   userId: number;
   idempotencyKey: string | undefined;
   instrument: InstrumentInfo;
+  side: OrderSideValue;
   pending: boolean;
   margin: Dec;
   fee: Dec;
@@ -154,6 +194,12 @@ const isUniqueViolation = (error: unknown): boolean => {
  */
 export class TradingService {
   private cachedSettings: { value: TradingSettings; readAt: number } | null = null;
+  /**
+   * What this process last knew of each account it placed orders for, so the next batch can go
+   * straight to its write: the write's version check catches any change made since (elsewhere or
+   * by another path) and the batch then reads again.
+   */
+  private readonly knownAccounts = new LRUCache<number, KnownAccount>({ max: KNOWN_ACCOUNTS_MAX });
   private readonly placing = new GroupCommit<OrderDraft, Placed>((drafts) => this.placeBatch(drafts), {
     maxBatch: MAX_ORDERS_PER_TRANSACTION,
     concurrency: 1,
@@ -241,39 +287,26 @@ export class TradingService {
    * whatever the number of positions (accounts without positions are absent).
    */
   private async exposures(tx: Executor, userIds: number[]): Promise<Map<number, Exposure>> {
-    const books = rowsOf(
+    const rows = rowsOf(
       await tx.execute(sql`
         SELECT user_id, instrument_id, side, sum(lots) AS lots, sum(lots * open_price) AS lots_times_entry,
                sum(margin) AS margin
         FROM ${orders}
         WHERE user_id = ANY(${idArray(userIds)}) AND status = ${OrderStatus.holding}
         GROUP BY user_id, instrument_id, side`),
-    ).map((row) => ({ ...row, userId: Number(row.user_id) }));
-    const result = new Map<number, Exposure>();
-    for (const book of books) {
-      const exposure = result.get(book.userId) ?? { floating: dec(0), usedMargin: dec(0) };
-      const part = this.bookExposure(book);
-      exposure.floating = exposure.floating.plus(part.floating);
-      exposure.usedMargin = exposure.usedMargin.plus(part.usedMargin);
-      result.set(book.userId, exposure);
+    );
+    const books = new Map<number, Map<string, Book>>();
+    for (const row of rows) {
+      const userId = Number(row.user_id);
+      const userBooks = books.get(userId) ?? new Map<string, Book>();
+      books.set(userId, userBooks);
+      addToBook(userBooks, Number(row.instrument_id), Number(row.side) as OrderSideValue, {
+        lots: dec(row.lots as string),
+        lotsTimesEntry: dec(row.lots_times_entry as string),
+        margin: dec(row.margin as string),
+      });
     }
-    return result;
-  }
-
-  /** One book (an account's positions in one instrument and side, summed) at the current quote. */
-  private bookExposure(row: Record<string, unknown>): Exposure {
-    const instrument = this.deps.market.getInstrument(Number(row.instrument_id));
-    const quote = this.deps.market.getQuote(Number(row.instrument_id));
-    const usedMargin = dec(row.margin as string);
-    if (!instrument || !quote) return { floating: dec(0), usedMargin };
-    const side = Number(row.side) as OrderSideValue;
-    const book = {
-      side,
-      lots: row.lots as string,
-      lotsTimesEntry: row.lots_times_entry as string,
-      contractSize: instrument.contractSize,
-    };
-    return { floating: bookProfit(book, exitPrice(side, quote), this.usdRate(instrument)), usedMargin };
+    return new Map([...books].map(([userId, userBooks]) => [userId, this.exposureOfBooks(userBooks)]));
   }
 
   private async exposure(tx: Executor, userId: number): Promise<Exposure> {
@@ -392,6 +425,7 @@ export class TradingService {
       userId,
       idempotencyKey,
       instrument,
+      side,
       pending,
       margin,
       fee,
@@ -463,10 +497,11 @@ export class TradingService {
   }
 
   /**
-   * One read and one write. Each draft, in arrival order, is checked against its account as the
-   * drafts before it left it; the write applies per account only if its wallet is unchanged since the
-   * read. Decides `outcomes` for the accounts it settled and returns the drafts of the others (all
-   * of an account's drafts, refusals too: they were judged on a state that did not last).
+   * One write, after one read of the accounts this process does not know at their current version.
+   * Each draft, in arrival order, is checked against its account as the drafts before it left it;
+   * the write applies per account only if its wallet is unchanged since the version checked. Decides
+   * `outcomes` for the accounts it settled and returns the drafts of the others (all of an
+   * account's drafts, refusals too: they were judged on a state that did not last).
    */
   private async tryPlace(
     executor: Executor,
@@ -474,55 +509,97 @@ export class TradingService {
     outcomes: Map<OrderDraft, ItemOutcome<Placed>>,
   ): Promise<OrderDraft[]> {
     const userIds = [...new Set(drafts.map((draft) => draft.userId))];
-    const accounts = await this.accountsAt(executor, userIds);
+    // Under the wallet locks (executor is a transaction) the read is fresh by definition.
+    const remembered = new Map<number, KnownAccount>();
+    if (executor === this.db) {
+      for (const userId of userIds) {
+        const known = this.knownAccounts.get(userId);
+        if (known) remembered.set(userId, known);
+      }
+    }
+    // Taken out while in use: an account whose write conflicts must be read again, not remembered.
+    for (const userId of userIds) this.knownAccounts.delete(userId);
+    const read = await this.readAccounts(
+      executor,
+      userIds.filter((userId) => !remembered.has(userId)),
+    );
     const decided = new Map<OrderDraft, ItemOutcome<Placed>>();
+    const refusedOnMemory = new Set<number>();
     const accepted: OrderDraft[] = [];
-    const claims = new Map<number, WalletClaim>();
+    const accounts = new Map<number, KnownAccount & Exposure>();
+    for (const userId of userIds) {
+      const known = remembered.get(userId) ?? read.get(userId);
+      if (!known) throw new Error(`wallet of user ${userId} does not exist`);
+      accounts.set(userId, { ...known, books: new Map(known.books), ...this.exposureOfBooks(known.books) });
+    }
     for (const draft of drafts) {
-      const account = accounts.get(draft.userId);
-      if (!account) throw new Error(`wallet of user ${draft.userId} does not exist`);
+      const account = accounts.get(draft.userId)!;
       const figures = this.figuresFrom(account.balance, account.lockBalance, account);
-      if (figures.freeMargin.lt(draft.margin.plus(draft.fee))) {
-        decided.set(draft, { ok: false, error: rejected('insufficient_margin') });
+      const refusal = figures.freeMargin.lt(draft.margin.plus(draft.fee))
+        ? 'insufficient_margin'
+        : !draft.pending && account.balance.lt(draft.fee)
+          ? 'insufficient_balance'
+          : null;
+      if (refusal) {
+        // What this process remembers may be out of date (a deposit elsewhere): only a fresh read may refuse.
+        if (remembered.has(draft.userId)) refusedOnMemory.add(draft.userId);
+        decided.set(draft, { ok: false, error: rejected(refusal) });
         continue;
       }
-      if (!draft.pending && account.balance.lt(draft.fee)) {
-        decided.set(draft, { ok: false, error: rejected('insufficient_balance') });
-        continue;
-      }
-      const claim = claims.get(draft.userId) ?? {
-        userId: draft.userId,
-        version: account.version,
-        balanceDelta: dec(0),
-        lockDelta: dec(0),
-      };
-      claims.set(draft.userId, claim);
       // The next draft of this account sees this one, as it would after this one's commit.
       if (draft.pending) {
         account.lockBalance = account.lockBalance.plus(draft.reserved);
-        claim.lockDelta = claim.lockDelta.plus(draft.reserved);
       } else {
         account.balance = account.balance.minus(draft.fee);
-        claim.balanceDelta = claim.balanceDelta.minus(draft.fee);
         account.usedMargin = account.usedMargin.plus(draft.margin);
         account.floating = account.floating.plus(
           this.floatingOf({
             instrumentId: draft.instrument.id,
-            side: draft.values.side,
+            side: draft.side,
             lots: draft.values.lots,
             openPrice: draft.values.openPrice ?? null,
           }),
         );
+        addToBook(account.books, draft.instrument.id, draft.side, {
+          lots: dec(draft.values.lots),
+          lotsTimesEntry: dec(draft.values.lots).times(draft.values.openPrice ?? 0),
+          margin: draft.margin,
+        });
       }
       accepted.push(draft);
     }
+    const writing = accepted.filter((draft) => !refusedOnMemory.has(draft.userId));
+    const claims = new Map<number, WalletClaim>();
+    for (const draft of writing) {
+      const account = accounts.get(draft.userId)!;
+      const before = remembered.get(draft.userId) ?? read.get(draft.userId)!;
+      claims.set(draft.userId, {
+        userId: draft.userId,
+        version: before.version,
+        balanceDelta: account.balance.minus(before.balance),
+        lockDelta: account.lockBalance.minus(before.lockBalance),
+      });
+    }
     const placed =
-      accepted.length > 0 ? await this.writeOrders(executor, accepted, [...claims.values()]) : new Map<OrderDraft, OrderRow>();
-    const settled = new Set<number>(userIds.filter((userId) => !claims.has(userId)));
+      writing.length > 0 ? await this.writeOrders(executor, writing, [...claims.values()]) : new Map<OrderDraft, OrderRow>();
+    const settled = new Set<number>();
+    for (const userId of userIds) {
+      if (!refusedOnMemory.has(userId) && !claims.has(userId)) settled.add(userId);
+    }
     for (const [draft, order] of placed) {
       settled.add(draft.userId);
       const msgKey = order.status === OrderStatus.pending ? 'order_placed_pending' : 'order_opened';
       decided.set(draft, { ok: true, value: { order, msgKey, replayed: false } });
+    }
+    for (const userId of settled) {
+      const account = accounts.get(userId)!;
+      const written = claims.get(userId);
+      this.knownAccounts.set(userId, {
+        version: written ? written.version + 1 : account.version,
+        balance: account.balance,
+        lockBalance: account.lockBalance,
+        books: account.books,
+      });
     }
     const retry: OrderDraft[] = [];
     for (const draft of drafts) {
@@ -538,7 +615,9 @@ export class TradingService {
    * in one snapshot, so the version vouches for the positions too: every change of an account's
    * orders happens under its wallet lock, which bumps the version.
    */
-  private async accountsAt(executor: Executor, userIds: number[]) {
+  private async readAccounts(executor: Executor, userIds: number[]): Promise<Map<number, KnownAccount>> {
+    const accounts = new Map<number, KnownAccount>();
+    if (userIds.length === 0) return accounts;
     const rows = await this.deps.wallet.readWith(
       executor,
       userIds,
@@ -546,17 +625,34 @@ export class TradingService {
           FROM ${orders} WHERE user_id = w.user_id AND status = ${OrderStatus.holding}
           GROUP BY instrument_id, side`,
     );
-    const accounts = new Map<number, WalletAt & Exposure>();
     for (const row of rows) {
       const userId = Number(row.user_id);
-      const account = accounts.get(userId) ?? { ...this.deps.wallet.walletAt(row), floating: dec(0), usedMargin: dec(0) };
+      const account = accounts.get(userId) ?? { ...this.deps.wallet.walletAt(row), books: new Map<string, Book>() };
       accounts.set(userId, account);
       if (row.instrument_id === null) continue;
-      const book = this.bookExposure(row);
-      account.floating = account.floating.plus(book.floating);
-      account.usedMargin = account.usedMargin.plus(book.usedMargin);
+      addToBook(account.books, Number(row.instrument_id), Number(row.side) as OrderSideValue, {
+        lots: dec(row.lots as string),
+        lotsTimesEntry: dec(row.lots_times_entry as string),
+        margin: dec(row.margin as string),
+      });
     }
     return accounts;
+  }
+
+  /** An account's books at the current quotes. */
+  private exposureOfBooks(books: Map<string, Book>): Exposure {
+    let floating = dec(0);
+    let usedMargin = dec(0);
+    for (const book of books.values()) {
+      usedMargin = usedMargin.plus(book.margin);
+      const instrument = this.deps.market.getInstrument(book.instrumentId);
+      const quote = this.deps.market.getQuote(book.instrumentId);
+      if (!instrument || !quote) continue;
+      floating = floating.plus(
+        bookProfit({ ...book, contractSize: instrument.contractSize }, exitPrice(book.side, quote), this.usdRate(instrument)),
+      );
+    }
+    return { floating, usedMargin };
   }
 
   /**
@@ -1006,6 +1102,8 @@ export class TradingService {
   // ── notices ───────────────────────────────────────────────────────────────────────────────────────
 
   private changed(userId: number, orderIds?: number[]) {
+    // Changed by another path than placing orders: its version moved, so what is remembered is stale.
+    if (!orderIds) this.knownAccounts.delete(userId);
     this.deps.bus.publish('trading.changed', orderIds ? { userId, orderIds } : { userId });
   }
 
