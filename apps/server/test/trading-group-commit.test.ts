@@ -104,7 +104,7 @@ describe.each(DB_KINDS)('group-committed orders on %s', (kind) => {
       first.submit(rich, body, { 'idempotency-key': 'batch-mixed-1' }),
     ]);
     expect(answers.map((a) => a.code)).toEqual([1, 1002, 1001, 1, 1]);
-    expect((answers[3]!.data as { Id: number }).Id).toBe((answers[4]!.data as { Id: number }).Id);
+    expect((answers[3].data as { Id: number }).Id).toBe((answers[4].data as { Id: number }).Id);
     expect(await heldBy(rich.userId)).toHaveLength(2);
     expect(await heldBy(poor.userId)).toHaveLength(0);
     expect((await first.wallet(poor.userId)).balance).toBe('50.00');
