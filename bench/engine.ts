@@ -138,7 +138,7 @@ const trading = {
   },
 } as unknown as TradingService;
 const wallet = {
-  balances: async (userIds: number[]) => new Map(userIds.map((id) => [id, '100000.00'])),
+  balances: async (userIds: number[]) => new Map(userIds.map((id) => [id, { balance: '100000.00', version: 0 }])),
 } as unknown as WalletService;
 
 const bus = new InMemoryEventBus();

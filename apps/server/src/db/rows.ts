@@ -17,12 +17,17 @@ export const rowsOf = (result: unknown) => (result as { rows: Record<string, unk
  * not grow with rows × columns of placeholders; decimals stay decimal text inside the JSON.
  */
 export class TableRows<T extends PgTable> {
-  private readonly columns: { key: string; column: PgColumn }[];
-  private readonly byKey: Map<string, PgColumn>;
+  private readonly columns: { key: string; column: PgColumn; encode: (value: unknown) => unknown }[];
+  private readonly byKey: Map<string, (typeof this.columns)[number]>;
 
   constructor(private readonly table: T) {
-    this.columns = Object.entries(getTableColumns(table)).map(([key, column]) => ({ key, column: column }));
-    this.byKey = new Map(this.columns.map(({ key, column }) => [key, column]));
+    this.columns = Object.entries(getTableColumns(table)).map(([key, column]) => {
+      const pgColumn = column;
+      // JSON columns go into the JSON parameter as they are; the rest as their driver text.
+      const encode = isJson(pgColumn) ? (value: unknown) => value : (value: unknown) => pgColumn.mapToDriverValue(value);
+      return { key, column: pgColumn, encode };
+    });
+    this.byKey = new Map(this.columns.map((entry) => [entry.key, entry]));
   }
 
   /** A row as the database returns it (column names) → the row drizzle's `select()` would give. */
@@ -35,9 +40,9 @@ export class TableRows<T extends PgTable> {
     return row;
   }
 
-  /** Every column of the rows matching `where`, optionally locked or ordered by a trailing clause. */
-  async select(executor: Executor, where: SQL, tail: SQL = sql``): Promise<T['$inferSelect'][]> {
-    return rowsOf(await executor.execute(sql`SELECT * FROM ${this.table} WHERE ${where} ${tail}`)).map((raw) => this.read(raw));
+  /** Every column of the rows matching `where`. */
+  async select(executor: Executor, where: SQL): Promise<T['$inferSelect'][]> {
+    return rowsOf(await executor.execute(sql`SELECT * FROM ${this.table} WHERE ${where}`)).map((raw) => this.read(raw));
   }
 
   /**
@@ -49,23 +54,22 @@ export class TableRows<T extends PgTable> {
     rows: (T['$inferInsert'] & { extra?: Record<string, unknown> })[],
     extra: Record<string, string> = {},
   ): { source: SQL; columns: SQL } {
-    const keys = Object.keys(rows[0] ?? {}).filter((key) => this.byKey.has(key));
-    const columns = keys.map((key) => this.byKey.get(key)!);
+    const columns = Object.keys(rows[0] ?? {}).flatMap((key) => this.byKey.get(key) ?? []);
     const encoded = rows.map((row) => {
       const out: Record<string, unknown> = { ...row.extra };
-      columns.forEach((column, index) => {
-        const value = (row as Record<string, unknown>)[keys[index]!] ?? null;
-        out[column.name] = value === null || isJson(column) ? value : column.mapToDriverValue(value);
-      });
+      for (const { key, column, encode } of columns) {
+        const value = (row as Record<string, unknown>)[key] ?? null;
+        out[column.name] = value === null ? null : encode(value);
+      }
       return out;
     });
     const definitions = [
-      ...columns.map((column) => `"${column.name}" ${column.getSQLType()}`),
+      ...columns.map(({ column }) => `"${column.name}" ${column.getSQLType()}`),
       ...Object.entries(extra).map(([name, type]) => `"${name}" ${type}`),
     ];
     return {
       source: sql`jsonb_to_recordset(${JSON.stringify(encoded)}::jsonb) AS d(${sql.raw(definitions.join(', '))})`,
-      columns: sql.raw(columns.map((column) => `"${column.name}"`).join(', ')),
+      columns: sql.raw(columns.map(({ column }) => `"${column.name}"`).join(', ')),
     };
   }
 }

@@ -74,7 +74,7 @@ describe('FOREX_TRADE coalescing', () => {
         settings: async () => ({ feeType: 2, stopOutLevel: dec(50), demoStartBalance: dec(0) }),
         openOrders: async () => [position],
       } as unknown as TradingService,
-      wallet: { balances: async () => new Map([[7, '1000.00']]) } as unknown as WalletService,
+      wallet: { balances: async () => new Map([[7, { balance: '1000.00', version: 1 }]]) } as unknown as WalletService,
       market,
       bus,
       log: pino({ level: 'silent' }),

@@ -13,7 +13,7 @@ import type { EventBus } from '../../realtime/bus.js';
 import type { MarketService, Quote } from '../market/api.js';
 import type { WalletService } from '../wallet/service.js';
 import { presentTradePush } from './present.js';
-import type { OrderRow, TradingService } from './service.js';
+import type { OrderRow, PlacedNotice, TradingService, WatchedFields } from './service.js';
 import { PositionWatch, type Trigger, type WatchedOrder } from './watch.js';
 
 /** FOREX_TRADE at most this often per user (4 a second). */
@@ -33,7 +33,7 @@ export interface EngineDeps {
   onlineUsers: () => Iterable<number>;
 }
 
-export function toWatched(order: OrderRow, contractSize: string): WatchedOrder | null {
+export function toWatched(order: WatchedFields, contractSize: string): WatchedOrder | null {
   if (order.status !== OrderStatus.holding && order.status !== OrderStatus.pending) return null;
   return {
     id: order.id,
@@ -67,8 +67,11 @@ export class RiskEngine {
   readonly watch = new PositionWatch(50);
   private readonly unsubscribe: (() => void)[] = [];
   private readonly chains = new Map<number, Promise<void>>();
-  /** Accounts to re-read: wholly, or only some of their orders (new ones). */
-  private readonly reloadQueue = new Map<number, Set<number> | 'account'>();
+  private readonly reloadQueue = new Set<number>();
+  /** The wallet version each account is watched at, where known (an account loaded at start is not). */
+  private readonly versions = new Map<number, number>();
+  /** Versions the last balance refresh found ahead of the watched ones. */
+  private readonly aheadAtRefresh = new Map<number, number>();
   private reloading: Promise<void> | null = null;
   private readonly stopOutsRunning = new Set<number>();
   private readonly tickedSincePush = new Set<number>();
@@ -85,7 +88,10 @@ export class RiskEngine {
     this.running = true;
     this.unsubscribe.push(
       this.deps.bus.subscribe('market.quote', (quote) => this.onQuote(quote)),
-      this.deps.bus.subscribe('trading.changed', ({ userId, orderIds }) => this.requestReload(userId, orderIds)),
+      this.deps.bus.subscribe('trading.changed', ({ userId, placed }) => {
+        if (placed) this.applyPlaced(userId, placed);
+        else this.requestReload(userId);
+      }),
     );
     this.timers.push(
       setInterval(() => this.pushRound(), PUSH_INTERVAL_MS),
@@ -131,69 +137,66 @@ export class RiskEngine {
     return byUser;
   }
 
-  /** Every open order of every account, from the database. */
+  /** Every open order of every account, from the database. Versions stay unknown: each account's next notice re-reads it. */
   async loadAll() {
     const byUser = this.groupByUser(await this.deps.trading.openOrders());
     const balances = await this.deps.wallet.balances([...byUser.keys()]);
-    for (const [userId, list] of byUser) this.watch.setAccount(userId, balances.get(userId) ?? '0', list);
+    for (const [userId, list] of byUser) this.watch.setAccount(userId, balances.get(userId)?.balance ?? '0', list);
   }
 
   /**
-   * Re-reads accounts from the database, two queries for the whole batch: accounts asked for wholly
-   * get all their open orders; accounts asked for some orders get just those, merged into what is
-   * watched, so an order placed costs one row however many positions the account holds.
+   * New orders of an account, applied without a read when the account is watched at the version
+   * just before theirs; a notice from the past is already reflected; any other gap means a change
+   * the engine has not heard of, so the account is read again.
    */
-  private async reloadNow(requests: Map<number, Set<number> | 'account'>) {
-    const wholeAccounts: number[] = [];
-    const orderIds: number[] = [];
-    for (const [userId, request] of requests) {
-      if (request === 'account') wholeAccounts.push(userId);
-      else orderIds.push(...request);
+  private applyPlaced(userId: number, placed: PlacedNotice) {
+    const known = this.versions.get(userId);
+    if (known !== undefined && placed.version <= known) return;
+    if (known !== placed.version - 1) {
+      this.requestReload(userId);
+      return;
     }
-    const rows = [
-      ...(wholeAccounts.length > 0 ? await this.deps.trading.openOrders(wholeAccounts) : []),
-      ...(orderIds.length > 0 ? await this.deps.trading.ordersByIds(orderIds) : []),
-    ];
-    const balances = await this.deps.wallet.balances([...requests.keys()]);
-    const changed = new Map<number, OrderRow[]>();
-    for (const row of rows) {
-      const list = changed.get(row.userId);
-      if (list) list.push(row);
-      else changed.set(row.userId, [row]);
+    const orders = new Map(this.watch.ordersOf(userId).map((order) => [order.id, order]));
+    for (const order of placed.orders) {
+      const contractSize = this.contractSizeOf(order.instrumentId);
+      const watched = contractSize === null ? null : toWatched(order, contractSize);
+      if (watched) orders.set(order.id, watched);
     }
-    for (const [userId, request] of requests) {
-      const orders = new Map(request === 'account' ? [] : this.watch.ordersOf(userId).map((order) => [order.id, order]));
-      for (const row of changed.get(userId) ?? []) {
-        const contractSize = this.contractSizeOf(row.instrumentId);
-        const watched = contractSize === null ? null : toWatched(row, contractSize);
-        if (watched) orders.set(row.id, watched);
-        else orders.delete(row.id);
-      }
-      this.watch.setAccount(userId, balances.get(userId) ?? '0', [...orders.values()]);
+    this.watch.setAccount(userId, placed.balance, [...orders.values()]);
+    this.versions.set(userId, placed.version);
+    this.changedSincePush.add(userId);
+  }
+
+  /**
+   * Re-reads accounts from the database, two queries for the whole batch. The versions are read
+   * first, so the orders read after are at least as new as the version recorded; an account that a
+   * notice has meanwhile taken past that version keeps what the notice gave it.
+   */
+  private async reloadNow(userIds: number[]) {
+    const balances = await this.deps.wallet.balances(userIds);
+    const byUser = this.groupByUser(await this.deps.trading.openOrders(userIds));
+    for (const userId of userIds) {
+      const wallet = balances.get(userId);
+      const known = this.versions.get(userId);
+      if (wallet && known !== undefined && wallet.version < known) continue;
+      this.watch.setAccount(userId, wallet?.balance ?? '0', byUser.get(userId) ?? []);
+      if (wallet) this.versions.set(userId, wallet.version);
       this.changedSincePush.add(userId);
     }
   }
 
   /**
-   * Asks for an account (or some of its orders) to be re-read. One read runs at a time; requests
-   * arriving meanwhile are gathered into the next, so under load many order changes cost one pair of
-   * queries.
+   * Asks for an account to be re-read. One read runs at a time; requests arriving meanwhile are
+   * gathered into the next, so under load many changes cost one pair of queries.
    */
-  requestReload(userId: number, orderIds?: number[]) {
-    const queued = this.reloadQueue.get(userId);
-    if (!orderIds || queued === 'account') {
-      this.reloadQueue.set(userId, 'account');
-    } else {
-      const ids = queued ?? new Set<number>();
-      for (const id of orderIds) ids.add(id);
-      this.reloadQueue.set(userId, ids);
-    }
+  requestReload(userId: number) {
+    this.reloadQueue.add(userId);
     this.reloading ??= this.drainReloads();
   }
 
   private async drainReloads() {
     while (this.reloadQueue.size > 0) {
-      const batch = new Map(this.reloadQueue);
+      const batch = [...this.reloadQueue];
       this.reloadQueue.clear();
       try {
         await this.reloadNow(batch);
@@ -201,7 +204,7 @@ export class RiskEngine {
         this.fail(error);
         // The database is the truth: try these accounts again shortly rather than watch stale orders.
         await new Promise((resolve) => setTimeout(resolve, RELOAD_RETRY_MS));
-        if (this.running) for (const userId of batch.keys()) this.requestReload(userId);
+        if (this.running) for (const userId of batch) this.reloadQueue.add(userId);
       }
     }
     this.reloading = null;
@@ -253,13 +256,26 @@ export class RiskEngine {
     );
   }
 
+  /**
+   * Balances can move without an order event (a deposit). An account found past its watched version
+   * at two refreshes in a row (no notice caught it up in between) is read again; one at an unknown
+   * version (loaded at start) just takes the new balance.
+   */
   private async refreshBalances() {
     const { stopOutLevel } = await this.deps.trading.settings();
     this.watch.setStopOutLevel(stopOutLevel.toNumber());
     const userIds = [...this.watch.userIds()];
-    if (userIds.length === 0) return;
-    const balances = await this.deps.wallet.balances(userIds);
-    for (const [userId, balance] of balances) this.watch.setBalance(userId, balance);
+    const wallets =
+      userIds.length > 0 ? await this.deps.wallet.balances(userIds) : new Map<number, { balance: string; version: number }>();
+    for (const [userId, seen] of this.aheadAtRefresh) {
+      if ((this.versions.get(userId) ?? -1) < seen) this.requestReload(userId);
+    }
+    this.aheadAtRefresh.clear();
+    for (const [userId, wallet] of wallets) {
+      const known = this.versions.get(userId);
+      if (known === undefined || wallet.version === known) this.watch.setBalance(userId, wallet.balance);
+      else if (wallet.version > known) this.aheadAtRefresh.set(userId, wallet.version);
+    }
   }
 
   /**

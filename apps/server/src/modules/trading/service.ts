@@ -41,17 +41,56 @@ import type { WalletAt, WalletClaim, WalletService } from '../wallet/service.js'
 
 export type OrderRow = typeof orders.$inferSelect;
 
+/** What the risk engine watches of an order. */
+export type WatchedFields = Pick<
+  OrderRow,
+  | 'id'
+  | 'userId'
+  | 'instrumentId'
+  | 'side'
+  | 'status'
+  | 'lots'
+  | 'margin'
+  | 'openPrice'
+  | 'targetPrice'
+  | 'placedPrice'
+  | 'takeProfit'
+  | 'stopLoss'
+>;
+
+/**
+ * New orders of one account and the wallet they left behind, at the wallet version their write
+ * created: the engine applies it without a read when it knows the account at the version before,
+ * and re-reads the account otherwise (a change it has not heard of came in between).
+ */
+export interface PlacedNotice {
+  version: number;
+  balance: string;
+  orders: WatchedFields[];
+}
+
+const watchedFields = (order: OrderRow): WatchedFields => ({
+  id: order.id,
+  userId: order.userId,
+  instrumentId: order.instrumentId,
+  side: order.side,
+  status: order.status,
+  lots: order.lots,
+  margin: order.margin,
+  openPrice: order.openPrice,
+  targetPrice: order.targetPrice,
+  placedPrice: order.placedPrice,
+  takeProfit: order.takeProfit,
+  stopLoss: order.stopLoss,
+});
+
 declare module '../../realtime/bus.js' {
   interface BusEvents {
     /**
      * Something about a user's orders or cash changed and committed (submit, fill, close, cancel, TP/SL
      * edit, reset). The risk engine reloads that user's state from the database.
      */
-    'trading.changed': {
-      userId: number;
-      /** Set when nothing but these orders changed (new orders): the engine re-reads only them. */
-      orderIds?: number[];
-    };
+    'trading.changed': { userId: number; placed?: PlacedNotice };
   }
 }
 
@@ -378,9 +417,7 @@ export class TradingService {
     // A retry gets the first answer whatever happened since (a closed market, a spent margin).
     const earlier = idempotencyKey ? await this.replay(userId, idempotencyKey, 'submit') : null;
     if (earlier) return earlier;
-    const outcome = await this.placing.submit(await this.draft(userId, body, idempotencyKey));
-    if (!outcome.replayed) this.changed(userId, [outcome.order.id]);
-    return outcome;
+    return this.placing.submit(await this.draft(userId, body, idempotencyKey));
   }
 
   /** Everything about an order that does not need its account: the instrument's rules, prices, margin, fee. */
@@ -452,48 +489,63 @@ export class TradingService {
   }
 
   /**
-   * Writes a batch of drafts. If the write fails as a whole (a reused Idempotency-Key, a lost
-   * connection), each order is tried again alone, so one order's problem is never another's.
+   * Writes a batch of drafts and tells the engine what was placed. A statement that fails wrote
+   * nothing and what earlier statements wrote stands, so only the orders still undecided are tried
+   * again, each alone: one order's problem (a reused Idempotency-Key, say) is never another's.
    */
   private async placeBatch(drafts: OrderDraft[]): Promise<ItemOutcome<Placed>[]> {
+    const outcomes = new Map<OrderDraft, ItemOutcome<Placed>>();
+    const notices = new Map<number, PlacedNotice>();
     try {
-      return await this.placeAll(drafts);
+      await this.placeAll(drafts, outcomes, notices);
     } catch (error) {
-      if (drafts.length > 1) {
-        const outcomes: ItemOutcome<Placed>[] = [];
-        for (const draft of drafts) outcomes.push(...(await this.placeBatch([draft])));
-        return outcomes;
+      const undecided = drafts.filter((draft) => !outcomes.has(draft));
+      if (undecided.length === 1) {
+        outcomes.set(undecided[0]!, await this.afterFailure(undecided[0]!, error));
+      } else {
+        for (const draft of undecided) outcomes.set(draft, (await this.placeBatch([draft]))[0]!);
       }
-      const [draft] = drafts;
-      if (draft?.idempotencyKey && isUniqueViolation(error)) {
-        // The same key raced this call and won: its answer is this call's answer.
-        const replayed = await this.replay(draft.userId, draft.idempotencyKey, 'submit');
-        if (replayed) return [{ ok: true, value: replayed }];
-      }
-      return [{ ok: false, error }];
     }
+    for (const [userId, placed] of notices) this.deps.bus.publish('trading.changed', { userId, placed });
+    return drafts.map((draft) => outcomes.get(draft) ?? { ok: false, error: new Error('order left undecided') });
+  }
+
+  private async afterFailure(draft: OrderDraft, error: unknown): Promise<ItemOutcome<Placed>> {
+    if (draft.idempotencyKey && isUniqueViolation(error)) {
+      // The same key raced this call and won: its answer is this call's answer.
+      const replayed = await this.replay(draft.userId, draft.idempotencyKey, 'submit');
+      if (replayed) return { ok: true, value: replayed };
+    }
+    return { ok: false, error };
   }
 
   /**
-   * Optimistic first: the accounts are read without a lock and everything is written in one
-   * statement that applies only to wallets still at the version read (two round trips for the whole
-   * batch). Accounts that changed meanwhile are read again; after OPTIMISTIC_TRIES the rest are
-   * written under their wallet locks, where nothing can change between the read and the write.
+   * Optimistic first: the accounts are taken from memory or read without a lock, and everything is
+   * written in one statement that applies only to wallets still at the version checked. Accounts
+   * that changed meanwhile are read again; after OPTIMISTIC_TRIES the rest are written under their
+   * wallet locks, where nothing can change between the read and the write.
    */
-  private async placeAll(drafts: OrderDraft[]): Promise<ItemOutcome<Placed>[]> {
-    const outcomes = new Map<OrderDraft, ItemOutcome<Placed>>();
+  private async placeAll(
+    drafts: OrderDraft[],
+    outcomes: Map<OrderDraft, ItemOutcome<Placed>>,
+    notices: Map<number, PlacedNotice>,
+  ) {
     let waiting = drafts;
     for (let attempt = 0; attempt < OPTIMISTIC_TRIES && waiting.length > 0; attempt++) {
-      waiting = await this.tryPlace(this.db, waiting, outcomes);
+      waiting = await this.tryPlace(this.db, waiting, outcomes, notices);
     }
-    if (waiting.length > 0) {
-      const rest = waiting;
-      await this.db.transaction(async (tx) => {
-        await this.deps.wallet.lockMany(tx, [...new Set(rest.map((draft) => draft.userId))]);
-        if ((await this.tryPlace(tx, rest, outcomes)).length > 0) throw new Error('a locked wallet changed');
-      });
-    }
-    return drafts.map((draft) => outcomes.get(draft) ?? { ok: false, error: new Error('order left undecided') });
+    if (waiting.length === 0) return;
+    const rest = waiting;
+    // Kept apart until the commit: a transaction that fails after the write decided nothing.
+    const locked = { outcomes: new Map<OrderDraft, ItemOutcome<Placed>>(), notices: new Map<number, PlacedNotice>() };
+    await this.db.transaction(async (tx) => {
+      await this.deps.wallet.lockMany(tx, [...new Set(rest.map((draft) => draft.userId))]);
+      if ((await this.tryPlace(tx, rest, locked.outcomes, locked.notices)).length > 0) {
+        throw new Error('a locked wallet changed');
+      }
+    });
+    for (const [draft, outcome] of locked.outcomes) outcomes.set(draft, outcome);
+    for (const [userId, notice] of locked.notices) notices.set(userId, notice);
   }
 
   /**
@@ -507,6 +559,7 @@ export class TradingService {
     executor: Executor,
     drafts: OrderDraft[],
     outcomes: Map<OrderDraft, ItemOutcome<Placed>>,
+    notices: Map<number, PlacedNotice>,
   ): Promise<OrderDraft[]> {
     const userIds = [...new Set(drafts.map((draft) => draft.userId))];
     // Under the wallet locks (executor is a transaction) the read is fresh by definition.
@@ -594,13 +647,18 @@ export class TradingService {
     for (const userId of settled) {
       const account = accounts.get(userId)!;
       const written = claims.get(userId);
-      this.knownAccounts.set(userId, {
-        version: written ? written.version + 1 : account.version,
-        balance: account.balance,
-        lockBalance: account.lockBalance,
-        books: account.books,
-      });
+      const version = written ? written.version + 1 : account.version;
+      // Inside a transaction that may still roll back, nothing is remembered.
+      if (executor === this.db)
+        this.knownAccounts.set(userId, {
+          version,
+          balance: account.balance,
+          lockBalance: account.lockBalance,
+          books: account.books,
+        });
+      if (written) notices.set(userId, { version, balance: account.balance.toFixed(2), orders: [] });
     }
+    for (const [draft, order] of placed) notices.get(draft.userId)?.orders.push(watchedFields(order));
     const retry: OrderDraft[] = [];
     for (const draft of drafts) {
       const outcome = decided.get(draft);
@@ -1101,10 +1159,10 @@ export class TradingService {
 
   // ── notices ───────────────────────────────────────────────────────────────────────────────────────
 
-  private changed(userId: number, orderIds?: number[]) {
-    // Changed by another path than placing orders: its version moved, so what is remembered is stale.
-    if (!orderIds) this.knownAccounts.delete(userId);
-    this.deps.bus.publish('trading.changed', orderIds ? { userId, orderIds } : { userId });
+  /** A change by any path but placing orders: the account's version moved, so what is remembered is stale. */
+  private changed(userId: number) {
+    this.knownAccounts.delete(userId);
+    this.deps.bus.publish('trading.changed', { userId });
   }
 
   /** Closed or cancelled orders leave every device's lists at once (FOREX_CLOSED), and the engine reloads. */
@@ -1117,10 +1175,5 @@ export class TradingService {
   async openOrders(userIds?: number[]): Promise<OrderRow[]> {
     const open = sql`status IN (${OrderStatus.holding}, ${OrderStatus.pending})`;
     return orderRows.select(this.db, userIds ? sql`${open} AND user_id = ANY(${idArray(userIds)})` : open);
-  }
-
-  /** These orders as they are now, whatever their status (the engine's re-read of new orders). */
-  async ordersByIds(orderIds: number[]): Promise<OrderRow[]> {
-    return orderRows.select(this.db, sql`id = ANY(${idArray(orderIds)})`);
   }
 }

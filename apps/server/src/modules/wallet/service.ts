@@ -205,16 +205,16 @@ export class WalletService {
     return balances;
   }
 
-  /** Cash balances of many accounts at once (the risk engine's load and refresh). */
-  async balances(userIds: number[]): Promise<Map<number, string>> {
-    const result = new Map<number, string>();
+  /** Cash balances of many accounts at once, with their versions (the risk engine's load and refresh). */
+  async balances(userIds: number[]): Promise<Map<number, { balance: string; version: number }>> {
+    const result = new Map<number, { balance: string; version: number }>();
     for (let start = 0; start < userIds.length; start += 5_000) {
       const rows = rowsOf(
         await this.db.execute(
-          sql`SELECT user_id, balance FROM ${wallets} WHERE user_id = ANY(${idArray(userIds.slice(start, start + 5_000))})`,
+          sql`SELECT user_id, balance, version FROM ${wallets} WHERE user_id = ANY(${idArray(userIds.slice(start, start + 5_000))})`,
         ),
       );
-      for (const row of rows) result.set(Number(row.user_id), row.balance as string);
+      for (const row of rows) result.set(Number(row.user_id), { balance: row.balance as string, version: Number(row.version) });
     }
     return result;
   }

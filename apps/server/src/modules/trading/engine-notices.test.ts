@@ -1,0 +1,114 @@
+import { dec, OrderStatus } from '@pipwise/domain';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InMemoryEventBus } from '../../realtime/bus.js';
+import type { InstrumentInfo, MarketService } from '../market/api.js';
+import type { WalletService } from '../wallet/service.js';
+import { RiskEngine } from './engine.js';
+import type { OrderRow, TradingService, WatchedFields } from './service.js';
+
+/**
+ * New orders reach the engine as notices carrying the wallet version their write created. The engine
+ * applies a notice without reading only when it watches the account at the version just before;
+ * anything else (a gap, an unknown account) makes it read the account, and a notice from the past
+ * changes nothing. The database is an in-memory stand-in that counts the reads.
+ */
+const instrument = { id: 1, code: 'EURUSD', contractSize: dec('100000') } as InstrumentInfo;
+const market = {
+  getInstrument: () => instrument,
+  getQuote: () => undefined,
+  usdRate: () => dec(1),
+} as unknown as MarketService;
+
+const order = (id: number, status: number = OrderStatus.holding): WatchedFields => ({
+  id,
+  userId: 7,
+  instrumentId: 1,
+  side: 1,
+  status,
+  lots: '0.1',
+  margin: '110.000000',
+  openPrice: '1.10000',
+  targetPrice: null,
+  placedPrice: '1.10000',
+  takeProfit: '1.20000',
+  stopLoss: null,
+});
+
+describe('risk engine order notices', () => {
+  let bus: InMemoryEventBus;
+  let engine: RiskEngine;
+  /** What the stand-in database holds for user 7. */
+  let stored: { version: number; balance: string; orders: WatchedFields[] };
+  let reads: number;
+
+  beforeEach(async () => {
+    bus = new InMemoryEventBus();
+    stored = { version: 3, balance: '1000.00', orders: [order(1)] };
+    reads = 0;
+    engine = new RiskEngine({
+      trading: {
+        settings: async () => ({ feeType: 2, stopOutLevel: dec(50), demoStartBalance: dec(0) }),
+        openOrders: async () => {
+          reads += 1;
+          return stored.orders as OrderRow[];
+        },
+      } as unknown as TradingService,
+      wallet: {
+        balances: async () => new Map([[7, { balance: stored.balance, version: stored.version }]]),
+      } as unknown as WalletService,
+      market,
+      bus,
+      log: pino({ level: 'silent' }),
+      onlineUsers: () => [],
+    });
+    await engine.start();
+    reads = 0;
+  });
+  afterEach(() => engine.stop());
+
+  const watchedIds = () =>
+    engine.watch
+      .ordersOf(7)
+      .map((o) => o.id)
+      .sort((a, b) => a - b);
+  const place = (version: number, ...orders: WatchedFields[]) =>
+    bus.publish('trading.changed', { userId: 7, placed: { version, balance: '999.00', orders } });
+
+  it('reads an account it watches at an unknown version, then applies the next notices without reading', async () => {
+    stored = { version: 4, balance: '999.00', orders: [order(1), order(2)] };
+    place(4, order(2));
+    await engine.settled();
+    expect(reads).toBe(1);
+    expect(watchedIds()).toEqual([1, 2]);
+
+    place(5, order(3), order(4));
+    place(6, order(5));
+    await engine.settled();
+    expect(reads).toBe(1);
+    expect(watchedIds()).toEqual([1, 2, 3, 4, 5]);
+    expect(engine.watch.balanceOf(7)).toBe('999.00');
+    // The new order's take-profit is in the book at once.
+    expect(engine.watch.levels(1)?.bidRise.filter(({ level }) => level === 1.2)).toHaveLength(5);
+  });
+
+  it('reads again after a gap, and ignores a notice it has already seen', async () => {
+    stored = { version: 4, balance: '999.00', orders: [order(1), order(2)] };
+    place(4, order(2));
+    await engine.settled();
+
+    // Version 5 (a close, say) was never heard of; the database has moved on to 6.
+    stored = { version: 6, balance: '1010.00', orders: [order(2), order(6)] };
+    place(6, order(6));
+    await engine.settled();
+    expect(reads).toBe(2);
+    expect(watchedIds()).toEqual([2, 6]);
+
+    place(6, order(6));
+    place(5, order(1));
+    await engine.settled();
+    expect(reads).toBe(2);
+    expect(watchedIds()).toEqual([2, 6]);
+    expect(engine.watch.balanceOf(7)).toBe('1010.00');
+  });
+});
