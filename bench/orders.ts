@@ -3,17 +3,18 @@
  * same run, printed as a ratio (goal ≥ 0.5).
  *
  * Each order is a real `POST /v1/api/forex/submit` (BTCUSD, open around the clock) through the whole
- * server — authentication, validation, one transaction that locks the wallet, checks free margin,
- * inserts the order, charges the fee and writes the ledger — with the simulated feed ticking and the
- * risk engine watching. pgbench -N ("simple update": three writes and a read per transaction) is the
+ * server — authentication, validation, the free-margin check, the order, its fee and its ledger row,
+ * written together with the other orders that arrived meanwhile (group commit) — with the simulated
+ * feed ticking and the risk engine watching. pgbench -N ("simple update": three writes and a read per transaction) is the
  * baseline: what the same PostgreSQL does with the same number of clients and no application in
  * between.
  *
  *   npm run orders -w @pipwise/bench
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SECONDS (15),
- *   BENCH_CLIENTS (16), BENCH_USERS (400), BENCH_PROFILE_DIR (unset)
+ *   BENCH_CLIENTS (16), BENCH_USERS (2000), BENCH_PROFILE_DIR (unset)
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { createServer } from 'node:net';
@@ -31,7 +32,8 @@ import { WalletService } from '../apps/server/src/modules/wallet/service.js';
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
-const USERS = Number(process.env.BENCH_USERS ?? 400);
+// Enough accounts that none exceeds the per-session order limit (300 a minute) at the rates measured.
+const USERS = Number(process.env.BENCH_USERS ?? 2000);
 const WARMUP_SECONDS = 3;
 const benchDir = path.dirname(new URL(import.meta.url).pathname);
 
@@ -136,7 +138,14 @@ function submit(port: number, token: string, body: string) {
   });
 }
 
-async function loadOrders(port: number, tokens: string[], instrumentId: number) {
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks of 1/100 s.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function loadOrders(port: number, tokens: string[], instrumentId: number, serverPid: number) {
   const body = JSON.stringify({ type: 1, cont: '0.01', forex_id: instrumentId, status: 1, multiple: 10 });
   const latencies: number[] = [];
   const failures = new Map<string, number>();
@@ -158,8 +167,10 @@ async function loadOrders(port: number, tokens: string[], instrumentId: number) 
   await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
   measuring = true;
   const started = performance.now();
+  const cpuAtStart = cpuSeconds(serverPid);
   await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
   measuring = false;
+  const serverCpu = cpuSeconds(serverPid) - cpuAtStart;
   const elapsed = (performance.now() - started) / 1000;
   stop = true;
   await Promise.all(workers);
@@ -169,6 +180,8 @@ async function loadOrders(port: number, tokens: string[], instrumentId: number) 
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     accepted: latencies.length,
+    serverCpuPerOrderMs: (serverCpu * 1000) / latencies.length,
+    serverCores: serverCpu / elapsed,
     failures: Object.fromEntries(failures),
   };
 }
@@ -195,7 +208,7 @@ try {
     return (result as { rows: T[] }).rows;
   };
   const [btc] = await rows<{ id: number }>(sql`SELECT id FROM instruments WHERE code = 'BTCUSD'`);
-  const orders = await loadOrders(server.port, tokens, btc!.id);
+  const orders = await loadOrders(server.port, tokens, btc!.id, server.child.pid!);
   const [consistency] = await rows<{ bad: string }>(sql`
     SELECT COUNT(*) AS bad FROM wallets w
     WHERE w.balance <> (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries l WHERE l.user_id = w.user_id)`);
@@ -211,6 +224,8 @@ try {
         'p50 (ms)': Number(orders.p50.toFixed(2)),
         'p99 (ms)': Number(orders.p99.toFixed(2)),
         accepted: orders.accepted,
+        'server CPU per order (ms)': Number(orders.serverCpuPerOrderMs.toFixed(3)),
+        'server CPU (cores)': Number(orders.serverCores.toFixed(2)),
         refused: orders.failures,
         'accounts whose balance ≠ sum(ledger)': Number(consistency!.bad),
         'pgbench -N tps': Number(tps.toFixed(1)),

@@ -1,4 +1,4 @@
-import { barOpenTime, KLINE_PERIODS, PERIOD_SECONDS, toJsonNumber, type KlinePeriod, type KlinePointView } from '@pipwise/domain';
+import { barOpenTime, KLINE_PERIODS, PERIOD_SECONDS, type KlinePeriod, type KlinePointView } from '@pipwise/domain';
 import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { instruments, klines } from '../../db/schema.js';
@@ -210,12 +210,13 @@ export async function pruneBars(db: Executor, nowMs: number) {
 
 /** A bar as the API sends it: prices rounded to the instrument's precision as JSON numbers. */
 export function barView(bar: Bar, precision: number): KlinePointView {
+  // The bars are floats already; their text at the precision is the rounded value the API sends.
   return {
     Time: bar.time,
-    Open: toJsonNumber(bar.open.toFixed(precision), precision),
-    High: toJsonNumber(bar.high.toFixed(precision), precision),
-    Low: toJsonNumber(bar.low.toFixed(precision), precision),
-    Close: toJsonNumber(bar.close.toFixed(precision), precision),
-    Volume: toJsonNumber(bar.volume.toFixed(2), 2),
+    Open: Number(bar.open.toFixed(precision)),
+    High: Number(bar.high.toFixed(precision)),
+    Low: Number(bar.low.toFixed(precision)),
+    Close: Number(bar.close.toFixed(precision)),
+    Volume: Number(bar.volume.toFixed(2)),
   };
 }

@@ -60,7 +60,8 @@ export function toWatched(order: WatchedFields, contractSize: string): WatchedOr
  * fills, TP, SL) and which accounts may be at the stop-out level, and runs each action through the
  * trading service — one transaction each, at most once, serialised per account. Its memory is only an
  * index: the database is the truth, loaded at start and re-read for an account after anything about it
- * changes (`trading.changed`), so a crash or restart loses nothing and a taken trigger whose action did
+ * changes (`trading.changed`) unless the change is a notice of new orders that follows, by wallet
+ * version, what is watched; so a crash or restart loses nothing and a taken trigger whose action did
  * not happen is simply put back.
  */
 export class RiskEngine {

@@ -21,13 +21,17 @@ import type { OrderRow, TradingService } from './service.js';
  * only (prices to the instrument's precision, money 2, profits/margins 6), texts in the request's
  * language.
  */
-const formatters = new Map<Language, Intl.DateTimeFormat>();
+const formatters = new Map<Language, { format: Intl.DateTimeFormat; second: number; text: string }>();
 
-/** A date-time in the request's language; UTC, named, because the server does not know the reader's zone. */
+/**
+ * A date-time in the request's language; UTC, named, because the server does not know the reader's
+ * zone. The text shows seconds, so the last one per language is reused: orders placed in the same
+ * second (a busy second has hundreds) cost one formatting.
+ */
 export function formatDateTime(value: Date | string, lang: Language): string {
   let formatter = formatters.get(lang);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat(LANGUAGE_LOCALES[lang], {
+    const format = new Intl.DateTimeFormat(LANGUAGE_LOCALES[lang], {
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
@@ -38,9 +42,15 @@ export function formatDateTime(value: Date | string, lang: Language): string {
       timeZone: 'UTC',
       timeZoneName: 'short',
     });
+    formatter = { format, second: Number.NaN, text: '' };
     formatters.set(lang, formatter);
   }
-  return formatter.format(new Date(value));
+  const second = Math.floor(new Date(value).getTime() / 1000);
+  if (second !== formatter.second) {
+    formatter.text = formatter.format.format(second * 1000);
+    formatter.second = second;
+  }
+  return formatter.text;
 }
 
 const price = (value: Dec | string | null | undefined, precision: number) =>

@@ -7,6 +7,7 @@ import {
   entryPrice,
   exitPrice,
   fillDirection,
+  freeMargin,
   invalid,
   isStopOut,
   lotError,
@@ -226,10 +227,11 @@ const isUniqueViolation = (error: unknown): boolean => {
 };
 
 /**
- * Orders and positions: every money path is one transaction that first locks the owner's wallet row,
- * so all changes of one account serialise; closes and fills are conditional updates on the order's
- * status, so each happens at most once however many callers race (manual close, the engine, a
- * second device).
+ * Orders and positions. Placing orders is optimistic and grouped (see `placeAll`); every other money
+ * path is one transaction that first locks the owner's wallet row, so those changes of one account
+ * serialise, and every one of them moves the wallet's version, which is what the order path checks.
+ * Closes and fills are conditional updates on the order's status, so each happens at most once however
+ * many callers race (manual close, the engine, a second device).
  */
 export class TradingService {
   private cachedSettings: { value: TradingSettings; readAt: number } | null = null;
@@ -587,8 +589,8 @@ export class TradingService {
     }
     for (const draft of drafts) {
       const account = accounts.get(draft.userId)!;
-      const figures = this.figuresFrom(account.balance, account.lockBalance, account);
-      const refusal = figures.freeMargin.lt(draft.margin.plus(draft.fee))
+      const free = freeMargin({ ...account, locked: account.lockBalance });
+      const refusal = free.lt(draft.margin.plus(draft.fee))
         ? 'insufficient_margin'
         : !draft.pending && account.balance.lt(draft.fee)
           ? 'insufficient_balance'
