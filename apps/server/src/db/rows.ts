@@ -47,21 +47,22 @@ export class TableRows<T extends PgTable> {
 
   /**
    * The rows as a table expression `d` for a statement's FROM: one JSON parameter whatever their
-   * number. Its columns are the table's columns the first row sets, plus `extra` (name → SQL type),
-   * whose values each row carries under its `extra` key.
+   * number. Its columns are the table's columns the first row's `values` set, plus `extra` (name →
+   * SQL type), whose values each row carries in its own `extra`.
    */
   recordset(
-    rows: (T['$inferInsert'] & { extra?: Record<string, unknown> })[],
-    extra: Record<string, string> = {},
+    rows: { values: T['$inferInsert']; extra: Record<string, unknown> }[],
+    extra: Record<string, string>,
   ): { source: SQL; columns: SQL } {
-    const columns = Object.keys(rows[0] ?? {}).flatMap((key) => this.byKey.get(key) ?? []);
+    const columns = Object.keys(rows[0]?.values ?? {}).flatMap((key) => this.byKey.get(key) ?? []);
     const encoded = rows.map((row) => {
-      const out: Record<string, unknown> = { ...row.extra };
+      const out: Record<string, unknown> = {};
       for (const { key, column, encode } of columns) {
-        const value = (row as Record<string, unknown>)[key] ?? null;
+        const value = (row.values as Record<string, unknown>)[key] ?? null;
         out[column.name] = value === null ? null : encode(value);
       }
-      return out;
+      // Added after the columns: spreading them first made every row a slow dictionary (5× the cost).
+      return Object.assign(out, row.extra);
     });
     const definitions = [
       ...columns.map(({ column }) => `"${column.name}" ${column.getSQLType()}`),

@@ -724,7 +724,7 @@ export class TradingService {
     const { wallet } = this.deps;
     const draftsOf = orderRows.recordset(
       accepted.map((draft, seq) => ({
-        ...draft.values,
+        values: draft.values,
         extra: {
           seq,
           idempotency_key: draft.idempotencyKey ?? null,
