@@ -16,8 +16,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ApiPath } from '@pipwise/domain';
@@ -109,33 +108,68 @@ async function startServer(databaseUrl: string) {
   return { port, child };
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+/**
+ * One keep-alive HTTP/1.1 connection, one request at a time, as each pgbench client is one connection
+ * with one transaction at a time. Requests are prebuilt bytes and only the status line, Content-Length
+ * and the JSON body are read: the load generator shares the two cores with the server and the database,
+ * and Node's `http` client cost it about a quarter of a core at these rates.
+ */
+class Connection {
+  private readonly socket: Socket;
+  private buffered: Buffer = Buffer.alloc(0);
+  private waiting: ((body: string) => void) | null = null;
+  private failed: ((error: Error) => void) | null = null;
 
-function submit(port: number, token: string, body: string) {
-  return new Promise<{ code: number; msg: string }>((resolve, reject) => {
-    const request = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: ApiPath.submitOrder,
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          authorization: token,
-          lang: 'en',
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as { code: number; msg: string }));
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
+  private constructor(socket: Socket) {
+    this.socket = socket;
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => {
+      this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+      this.takeResponse();
+    });
+    socket.on('error', (error) => this.failed?.(error));
+  }
+
+  static open(port: number) {
+    return new Promise<Connection>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(new Connection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  private takeResponse() {
+    const headEnd = this.buffered.indexOf('\r\n\r\n');
+    if (headEnd < 0) return;
+    const head = this.buffered.subarray(0, headEnd).toString('latin1');
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (!length) throw new Error(`response without content-length:\n${head}`);
+    const end = headEnd + 4 + Number(length[1]);
+    if (this.buffered.length < end) return;
+    const body = this.buffered.subarray(headEnd + 4, end).toString('utf8');
+    this.buffered = this.buffered.subarray(end);
+    const resolve = this.waiting;
+    this.waiting = null;
+    resolve?.(body);
+  }
+
+  send(request: Buffer) {
+    return new Promise<{ code: number; msg: string }>((resolve, reject) => {
+      this.waiting = (body) => resolve(JSON.parse(body) as { code: number; msg: string });
+      this.failed = reject;
+      this.socket.write(request);
+    });
+  }
+
+  close() {
+    this.socket.destroy();
+  }
+}
+
+function submitRequest(token: string, body: string) {
+  return Buffer.from(
+    `POST ${ApiPath.submitOrder} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nauthorization: ${token}\r\nlang: en\r\n\r\n${body}`,
+  );
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
@@ -147,23 +181,25 @@ function cpuSeconds(pid: number) {
 
 async function loadOrders(port: number, tokens: string[], instrumentId: number, serverPid: number) {
   const body = JSON.stringify({ type: 1, cont: '0.01', forex_id: instrumentId, status: 1, multiple: 10 });
+  const requests = tokens.map((token) => submitRequest(token, body));
+  const connections = await Promise.all(Array.from({ length: CLIENTS }, () => Connection.open(port)));
   const latencies: number[] = [];
   const failures = new Map<string, number>();
   let next = 0;
   let measuring = false;
   let stop = false;
-  const worker = async () => {
+  const worker = async (connection: Connection) => {
     while (!stop) {
-      const token = tokens[next++ % tokens.length]!;
+      const request = requests[next++ % requests.length]!;
       const t0 = performance.now();
-      const answer = await submit(port, token, body);
+      const answer = await connection.send(request);
       const elapsed = performance.now() - t0;
       if (!measuring) continue;
       if (answer.code === 1) latencies.push(elapsed);
       else failures.set(answer.msg, (failures.get(answer.msg) ?? 0) + 1);
     }
   };
-  const workers = Array.from({ length: CLIENTS }, worker);
+  const workers = connections.map(worker);
   await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
   measuring = true;
   const started = performance.now();
@@ -174,6 +210,7 @@ async function loadOrders(port: number, tokens: string[], instrumentId: number, 
   const elapsed = (performance.now() - started) / 1000;
   stop = true;
   await Promise.all(workers);
+  for (const connection of connections) connection.close();
   latencies.sort((a, b) => a - b);
   return {
     ordersPerSecond: latencies.length / elapsed,
@@ -238,7 +275,6 @@ try {
 } finally {
   server?.child.kill('SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  agent.destroy();
   await admin(`DROP DATABASE IF EXISTS ${appDb} WITH (FORCE)`);
   await admin(`DROP DATABASE IF EXISTS ${pgbenchDb} WITH (FORCE)`);
 }

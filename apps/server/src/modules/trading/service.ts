@@ -737,7 +737,7 @@ export class TradingService {
     const result = await executor.execute(sql`
       WITH ${wallet.claimedCte(claims)},
       numbered AS (
-        SELECT nextval(pg_get_serial_sequence('orders', 'id')) AS id, d.*
+        SELECT nextval('orders_id_seq') AS id, d.*
         FROM ${draftsOf.source}
         WHERE d.user_id IN (SELECT user_id FROM claimed)
       ),

@@ -109,6 +109,8 @@ export class WalletService {
    * CTE `claimed` for a caller's one-statement write: each claimed wallet still at its claimed version
    * moves by its deltas (and to the next version); the others stay as they are and are absent from
    * `claimed` (user_id, balance_before), so the caller writes nothing for them and tries again.
+   * The `= ANY(ids)` here and in the other multi-wallet updates keeps them on the primary key: joined
+   * only to a JSON recordset, the planner scanned every wallet.
    */
   claimedCte(claims: WalletClaim[]): SQL {
     const rows = JSON.stringify(
@@ -124,7 +126,7 @@ export class WalletService {
       SET balance = w.balance + c.balance_delta, lock_balance = w.lock_balance + c.lock_delta,
           version = w.version + 1, updated_at = now()
       FROM jsonb_to_recordset(${rows}::jsonb) AS c(user_id bigint, version bigint, balance_delta numeric, lock_delta numeric)
-      WHERE w.user_id = c.user_id AND w.version = c.version
+      WHERE w.user_id = ANY(${idArray(claims.map((claim) => claim.userId))}) AND w.user_id = c.user_id AND w.version = c.version
       RETURNING w.user_id, w.balance - c.balance_delta AS balance_before
     )`;
   }
@@ -184,7 +186,7 @@ export class WalletService {
         SELECT user_id, sum(amount) AS total FROM entries GROUP BY user_id
       ), changed AS (
         UPDATE ${wallets} w SET balance = w.balance + totals.total, version = w.version + 1, updated_at = now()
-        FROM totals WHERE w.user_id = totals.user_id
+        FROM totals WHERE w.user_id = ANY(${idArray([...new Set(postings.map((posting) => posting.userId))])}) AND w.user_id = totals.user_id
         RETURNING w.user_id, w.balance - totals.total AS balance_before
       )
       INSERT INTO ${ledgerEntries} (user_id, type, amount, balance_after, memo_key, memo_params, ref_type, ref_id)
@@ -249,7 +251,7 @@ export class WalletService {
     const result: unknown = await tx.execute(sql`
       UPDATE ${wallets} w SET lock_balance = w.lock_balance + c.delta, version = w.version + 1, updated_at = now()
       FROM jsonb_to_recordset(${changes}::jsonb) AS c(user_id bigint, delta numeric)
-      WHERE w.user_id = c.user_id
+      WHERE w.user_id = ANY(${idArray([...deltas.keys()])}) AND w.user_id = c.user_id
       RETURNING w.user_id, w.lock_balance`);
     const rows = rowsOf(result);
     if (rows.length !== deltas.size) throw new Error('a wallet whose lock balance should move does not exist');
