@@ -512,11 +512,16 @@ export class TradingService {
     return drafts.map((draft) => outcomes.get(draft) ?? { ok: false, error: new Error('order left undecided') });
   }
 
+  /** Never throws: the other orders of the batch may already be written and must get their answers. */
   private async afterFailure(draft: OrderDraft, error: unknown): Promise<ItemOutcome<Placed>> {
     if (draft.idempotencyKey && isUniqueViolation(error)) {
-      // The same key raced this call and won: its answer is this call's answer.
-      const replayed = await this.replay(draft.userId, draft.idempotencyKey, 'submit');
-      if (replayed) return { ok: true, value: replayed };
+      try {
+        // The same key raced this call and won: its answer is this call's answer.
+        const replayed = await this.replay(draft.userId, draft.idempotencyKey, 'submit');
+        if (replayed) return { ok: true, value: replayed };
+      } catch (replayError) {
+        return { ok: false, error: replayError };
+      }
     }
     return { ok: false, error };
   }
