@@ -41,17 +41,29 @@ describe('risk engine order notices', () => {
   /** What the stand-in database holds for user 7. */
   let stored: { version: number; balance: string; orders: WatchedFields[] };
   let reads: number;
+  /** Runs inside the next read of open orders, after its snapshot was taken (a commit racing the read). */
+  let duringRead: (() => void) | null = null;
 
   beforeEach(async () => {
     bus = new InMemoryEventBus();
     stored = { version: 3, balance: '1000.00', orders: [order(1)] };
     reads = 0;
-    engine = new RiskEngine({
+    engine = await startEngine();
+    reads = 0;
+  });
+  afterEach(() => engine.stop());
+
+  const startEngine = async () => {
+    const started = new RiskEngine({
       trading: {
         settings: async () => ({ feeType: 2, stopOutLevel: dec(50), demoStartBalance: dec(0) }),
         openOrders: async () => {
           reads += 1;
-          return stored.orders as OrderRow[];
+          const snapshot = [...stored.orders];
+          const racing = duringRead;
+          duringRead = null;
+          racing?.();
+          return snapshot as OrderRow[];
         },
       } as unknown as TradingService,
       wallet: {
@@ -62,10 +74,10 @@ describe('risk engine order notices', () => {
       log: pino({ level: 'silent' }),
       onlineUsers: () => [],
     });
-    await engine.start();
-    reads = 0;
-  });
-  afterEach(() => engine.stop());
+    await started.start();
+    await started.settled();
+    return started;
+  };
 
   const watchedIds = () =>
     engine.watch
@@ -74,6 +86,18 @@ describe('risk engine order notices', () => {
       .sort((a, b) => a - b);
   const place = (version: number, ...orders: WatchedFields[]) =>
     bus.publish('trading.changed', { userId: 7, placed: { version, balance: '999.00', orders } });
+
+  it('reads again the accounts whose changes it heard of while loading', async () => {
+    await engine.stop();
+    // An order placed on a gateway while a new engine loads: its notice arrives after the load's read.
+    duringRead = () => {
+      stored = { version: 4, balance: '999.00', orders: [order(1), order(9)] };
+      place(4, order(9));
+    };
+    engine = await startEngine();
+    expect(reads).toBe(2);
+    expect(watchedIds()).toEqual([1, 9]);
+  });
 
   it('reads an account it watches at an unknown version, then applies the next notices without reading', async () => {
     stored = { version: 4, balance: '999.00', orders: [order(1), order(2)] };

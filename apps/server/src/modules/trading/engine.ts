@@ -85,15 +85,22 @@ export class RiskEngine {
   async start() {
     const { stopOutLevel } = await this.deps.trading.settings();
     this.watch.setStopOutLevel(stopOutLevel.toNumber());
-    await this.loadAll();
-    this.running = true;
+    // Listening before the load: a change committed while it reads (by a gateway) may be missing from
+    // what it read, so those accounts are read again once it is done.
+    const heardWhileLoading = new Set<number>();
+    let loading = true;
     this.unsubscribe.push(
-      this.deps.bus.subscribe('market.quote', (quote) => this.onQuote(quote)),
       this.deps.bus.subscribe('trading.changed', ({ userId, placed }) => {
-        if (placed) this.applyPlaced(userId, placed);
+        if (loading) heardWhileLoading.add(userId);
+        else if (placed) this.applyPlaced(userId, placed);
         else this.requestReload(userId);
       }),
     );
+    await this.loadAll();
+    loading = false;
+    this.running = true;
+    for (const userId of heardWhileLoading) this.requestReload(userId);
+    this.unsubscribe.push(this.deps.bus.subscribe('market.quote', (quote) => this.onQuote(quote)));
     this.timers.push(
       setInterval(() => this.pushRound(), PUSH_INTERVAL_MS),
       setInterval(() => void this.refreshBalances().catch((error: unknown) => this.fail(error)), BALANCE_REFRESH_MS),
