@@ -22,10 +22,9 @@ export class TableRows<T extends PgTable> {
 
   constructor(private readonly table: T) {
     this.columns = Object.entries(getTableColumns(table)).map(([key, column]) => {
-      const pgColumn = column;
       // JSON columns go into the JSON parameter as they are; the rest as their driver text.
-      const encode = isJson(pgColumn) ? (value: unknown) => value : (value: unknown) => pgColumn.mapToDriverValue(value);
-      return { key, column: pgColumn, encode };
+      const encode = isJson(column) ? (value: unknown) => value : (value: unknown) => column.mapToDriverValue(value);
+      return { key, column, encode };
     });
     this.byKey = new Map(this.columns.map((entry) => [entry.key, entry]));
   }
