@@ -29,7 +29,7 @@ import {
   type TSetStopPriceRequest,
   type TSubmitOrderRequest,
 } from '@pipwise/domain';
-import { and, count, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
@@ -133,8 +133,6 @@ interface Exposure {
   usedMargin: Dec;
 }
 
-const NO_EXPOSURE: Exposure = { floating: dec(0), usedMargin: dec(0) };
-
 /** An account's positions in one instrument and side, summed: all their floating P&L needs. */
 interface Book {
   instrumentId: number;
@@ -163,6 +161,23 @@ function addToBook(
         }
       : { instrumentId, side, ...add },
   );
+}
+
+/**
+ * One row per book of the user `user` names: positions summed per instrument and side, so the cost of
+ * an account's figures does not grow with its number of positions.
+ */
+const booksOf = (user: SQL) => sql`
+  SELECT instrument_id, side, sum(lots) AS lots, sum(lots * open_price) AS lots_times_entry, sum(margin) AS margin
+  FROM ${orders} WHERE user_id = ${user} AND status = ${OrderStatus.holding}
+  GROUP BY instrument_id, side`;
+
+function addRowToBooks(books: Map<string, Book>, row: Record<string, unknown>) {
+  addToBook(books, Number(row.instrument_id), Number(row.side) as OrderSideValue, {
+    lots: dec(row.lots as string),
+    lotsTimesEntry: dec(row.lots_times_entry as string),
+    margin: dec(row.margin as string),
+  });
 }
 
 /** An account as this process last read or wrote it: exact for as long as the wallet is at `version`. */
@@ -323,35 +338,11 @@ export class TradingService {
     return { floating, usedMargin };
   }
 
-  /**
-   * The exposure of each account, summed by the database per instrument and side: one row per book
-   * whatever the number of positions (accounts without positions are absent).
-   */
-  private async exposures(tx: Executor, userIds: number[]): Promise<Map<number, Exposure>> {
-    const rows = rowsOf(
-      await tx.execute(sql`
-        SELECT user_id, instrument_id, side, sum(lots) AS lots, sum(lots * open_price) AS lots_times_entry,
-               sum(margin) AS margin
-        FROM ${orders}
-        WHERE user_id = ANY(${idArray(userIds)}) AND status = ${OrderStatus.holding}
-        GROUP BY user_id, instrument_id, side`),
-    );
-    const books = new Map<number, Map<string, Book>>();
-    for (const row of rows) {
-      const userId = Number(row.user_id);
-      const userBooks = books.get(userId) ?? new Map<string, Book>();
-      books.set(userId, userBooks);
-      addToBook(userBooks, Number(row.instrument_id), Number(row.side) as OrderSideValue, {
-        lots: dec(row.lots as string),
-        lotsTimesEntry: dec(row.lots_times_entry as string),
-        margin: dec(row.margin as string),
-      });
-    }
-    return new Map([...books].map(([userId, userBooks]) => [userId, this.exposureOfBooks(userBooks)]));
-  }
-
+  /** The account's exposure from its positions summed by the database per instrument and side. */
   private async exposure(tx: Executor, userId: number): Promise<Exposure> {
-    return (await this.exposures(tx, [userId])).get(userId) ?? NO_EXPOSURE;
+    const books = new Map<string, Book>();
+    for (const row of rowsOf(await tx.execute(booksOf(sql`${userId}`)))) addRowToBooks(books, row);
+    return this.exposureOfBooks(books);
   }
 
   private figuresFrom(balance: Dec, locked: Dec, exposure: Exposure): AccountFigures {
@@ -683,23 +674,12 @@ export class TradingService {
   private async readAccounts(executor: Executor, userIds: number[]): Promise<Map<number, KnownAccount>> {
     const accounts = new Map<number, KnownAccount>();
     if (userIds.length === 0) return accounts;
-    const rows = await this.deps.wallet.readWith(
-      executor,
-      userIds,
-      sql`SELECT instrument_id, side, sum(lots) AS lots, sum(lots * open_price) AS lots_times_entry, sum(margin) AS margin
-          FROM ${orders} WHERE user_id = w.user_id AND status = ${OrderStatus.holding}
-          GROUP BY instrument_id, side`,
-    );
+    const rows = await this.deps.wallet.readWith(executor, userIds, booksOf(sql`w.user_id`));
     for (const row of rows) {
       const userId = Number(row.user_id);
       const account = accounts.get(userId) ?? { ...this.deps.wallet.walletAt(row), books: new Map<string, Book>() };
       accounts.set(userId, account);
-      if (row.instrument_id === null) continue;
-      addToBook(account.books, Number(row.instrument_id), Number(row.side) as OrderSideValue, {
-        lots: dec(row.lots as string),
-        lotsTimesEntry: dec(row.lots_times_entry as string),
-        margin: dec(row.margin as string),
-      });
+      if (row.instrument_id !== null) addRowToBooks(account.books, row);
     }
     return accounts;
   }

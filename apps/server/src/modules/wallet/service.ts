@@ -109,8 +109,8 @@ export class WalletService {
    * CTE `claimed` for a caller's one-statement write: each claimed wallet still at its claimed version
    * moves by its deltas (and to the next version); the others stay as they are and are absent from
    * `claimed` (user_id, balance_before), so the caller writes nothing for them and tries again.
-   * The `= ANY(ids)` here and in the other multi-wallet updates keeps them on the primary key: joined
-   * only to a JSON recordset, the planner scanned every wallet.
+   * The `= ANY(ids)` keeps the update on the primary key: joined only to a JSON recordset, the planner
+   * scanned every wallet.
    */
   claimedCte(claims: WalletClaim[]): SQL {
     const rows = JSON.stringify(
@@ -154,57 +154,25 @@ export class WalletService {
    * then writes the shortfall off in the same transaction).
    */
   async post(tx: Executor, posting: LedgerPosting, options: { allowNegative?: boolean } = {}): Promise<Dec> {
-    const [balanceAfter] = await this.postMany(tx, [posting], options);
-    return balanceAfter!;
-  }
-
-  /**
-   * `post` for many postings, in order, in one statement (one round trip however many): each wallet
-   * moves by the sum of its postings and each ledger row carries the balance after it, so a user with
-   * several postings gets the same rows as from several `post` calls. Returns those balances in order.
-   */
-  async postMany(tx: Executor, postings: LedgerPosting[], options: { allowNegative?: boolean } = {}): Promise<Dec[]> {
-    if (postings.length === 0) return [];
-    // Amounts travel as decimal text inside the JSON, never as JSON numbers (floats).
-    const entries = JSON.stringify(
-      postings.map((posting, seq) => ({
-        seq,
-        user_id: posting.userId,
-        type: posting.type,
-        amount: roundBalance(posting.amount).toFixed(2),
-        memo_params: posting.memoParams ?? {},
-        ref_type: posting.refType ?? null,
-        ref_id: posting.refId ?? null,
-      })),
-    );
-    // A refused debit throws below and the caller's transaction rolls the balances and rows back.
+    const amount = roundBalance(posting.amount).toFixed(2);
+    // One statement (one round trip) for the balance change and its ledger row; a refused debit throws
+    // below and the caller's transaction rolls both back.
     const result: unknown = await tx.execute(sql`
-      WITH entries AS (
-        SELECT * FROM jsonb_to_recordset(${entries}::jsonb)
-          AS e(seq int, user_id bigint, type text, amount numeric, memo_params jsonb, ref_type text, ref_id bigint)
-      ), totals AS (
-        SELECT user_id, sum(amount) AS total FROM entries GROUP BY user_id
-      ), changed AS (
-        UPDATE ${wallets} w SET balance = w.balance + totals.total, version = w.version + 1, updated_at = now()
-        FROM totals WHERE w.user_id = ANY(${idArray([...new Set(postings.map((posting) => posting.userId))])}) AND w.user_id = totals.user_id
-        RETURNING w.user_id, w.balance - totals.total AS balance_before
+      WITH changed AS (
+        UPDATE ${wallets} SET balance = balance + ${amount}::numeric, version = version + 1, updated_at = now()
+        WHERE user_id = ${posting.userId}
+        RETURNING balance
       )
       INSERT INTO ${ledgerEntries} (user_id, type, amount, balance_after, memo_key, memo_params, ref_type, ref_id)
-      SELECT e.user_id, e.type, e.amount,
-             changed.balance_before + sum(e.amount) OVER (PARTITION BY e.user_id ORDER BY e.seq),
-             'ledger_' || e.type, e.memo_params, e.ref_type, e.ref_id
-      FROM entries e JOIN changed USING (user_id)
-      ORDER BY e.seq
-      RETURNING user_id, balance_after`);
-    const rows = rowsOf(result);
-    if (rows.length !== postings.length) {
-      const missing = postings.find((posting) => !rows.some((row) => Number(row.user_id) === posting.userId));
-      throw new Error(`wallet of user ${missing?.userId ?? '?'} does not exist`);
-    }
-    // RETURNING follows the insert order, which is the postings' order.
-    const balances = rows.map((row) => dec(row.balance_after as string));
-    if (!options.allowNegative && balances.some((balance) => balance.isNegative())) throw rejected('insufficient_balance');
-    return balances;
+      SELECT ${posting.userId}::bigint, ${posting.type}::text, ${amount}::numeric, changed.balance, ${`ledger_${posting.type}`}::text,
+             ${JSON.stringify(posting.memoParams ?? {})}::jsonb, ${posting.refType ?? null}::text, ${posting.refId ?? null}::bigint
+      FROM changed
+      RETURNING balance_after`);
+    const [row] = rowsOf(result);
+    if (!row) throw new Error(`wallet of user ${posting.userId} does not exist`);
+    const balanceAfter = dec(row.balance_after as string);
+    if (balanceAfter.isNegative() && !options.allowNegative) throw rejected('insufficient_balance');
+    return balanceAfter;
   }
 
   /** Cash balances of many accounts at once, with their versions (the risk engine's load and refresh). */
@@ -239,23 +207,17 @@ export class WalletService {
 
   /** Moves money between free and locked (pending orders, withdrawals under review); not a balance change. */
   async adjustLock(tx: Executor, userId: number, delta: Dec | string) {
-    await this.adjustLocks(tx, new Map([[userId, dec(delta)]]));
-  }
-
-  /** `adjustLock` for many wallets in one statement. */
-  async adjustLocks(tx: Executor, deltas: Map<number, Dec>) {
-    if (deltas.size === 0) return;
-    const changes = JSON.stringify(
-      [...deltas].map(([userId, delta]) => ({ user_id: userId, delta: roundBalance(delta).toFixed(2) })),
-    );
-    const result: unknown = await tx.execute(sql`
-      UPDATE ${wallets} w SET lock_balance = w.lock_balance + c.delta, version = w.version + 1, updated_at = now()
-      FROM jsonb_to_recordset(${changes}::jsonb) AS c(user_id bigint, delta numeric)
-      WHERE w.user_id = ANY(${idArray([...deltas.keys()])}) AND w.user_id = c.user_id
-      RETURNING w.user_id, w.lock_balance`);
-    const rows = rowsOf(result);
-    if (rows.length !== deltas.size) throw new Error('a wallet whose lock balance should move does not exist');
-    const negative = rows.find((row) => dec(row.lock_balance as string).isNegative());
-    if (negative) throw new Error(`lock balance of user ${String(negative.user_id)} would go negative`);
+    const amount = roundBalance(delta);
+    const [row] = await tx
+      .update(wallets)
+      .set({
+        lockBalance: sql`${wallets.lockBalance} + ${amount.toFixed(2)}`,
+        version: sql`${wallets.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(wallets.userId, userId))
+      .returning({ lockBalance: wallets.lockBalance });
+    if (!row) throw new Error(`wallet of user ${userId} does not exist`);
+    if (dec(row.lockBalance).isNegative()) throw new Error(`lock balance of user ${userId} would go negative`);
   }
 }
