@@ -7,14 +7,16 @@
  * written together with the other orders that arrived meanwhile (group commit) — with the simulated
  * feed ticking and the risk engine watching. pgbench -N ("simple update": three writes and a read per transaction) is the
  * baseline: what the same PostgreSQL does with the same number of clients and no application in
- * between.
+ * between. The two alternate in rounds (orders, then pgbench, BENCH_ROUNDS times), so both see the
+ * machine in the same state: on a shared machine either alone can be a third faster or slower from one
+ * minute to the next.
  *
  *   npm run orders -w @pipwise/bench
- *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SECONDS (15),
- *   BENCH_CLIENTS (16), BENCH_USERS (2000), BENCH_PROFILE_DIR (unset)
+ *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SECONDS (10 per
+ *   round and side), BENCH_ROUNDS (3), BENCH_CLIENTS (16), BENCH_USERS (2000), BENCH_PROFILE_DIR (unset)
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
 import path from 'node:path';
@@ -29,11 +31,12 @@ import { hashToken } from '../apps/server/src/modules/accounts/module.js';
 import { WalletService } from '../apps/server/src/modules/wallet/service.js';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 // Enough accounts that none exceeds the per-session order limit (300 a minute) at the rates measured.
 const USERS = Number(process.env.BENCH_USERS ?? 2000);
-const WARMUP_SECONDS = 3;
+const WARMUP_SECONDS = 8;
 const benchDir = path.dirname(new URL(import.meta.url).pathname);
 
 const suffix = randomBytes(4).toString('hex');
@@ -179,7 +182,25 @@ function cpuSeconds(pid: number) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function loadOrders(port: number, tokens: string[], instrumentId: number, serverPid: number) {
+/** CPU seconds of every PostgreSQL process (the database is on this machine), from /proc. */
+function databaseCpuSeconds() {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(pid));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
+}
+
+/**
+ * 16 clients placing market orders back to back. The connections stay open between rounds; only
+ * the rounds' windows are measured.
+ */
+async function orderLoad(port: number, tokens: string[], instrumentId: number) {
   const body = JSON.stringify({ type: 1, cont: '0.01', forex_id: instrumentId, status: 1, multiple: 10 });
   const requests = tokens.map((token) => submitRequest(token, body));
   const connections = await Promise.all(Array.from({ length: CLIENTS }, () => Connection.open(port)));
@@ -187,9 +208,9 @@ async function loadOrders(port: number, tokens: string[], instrumentId: number, 
   const failures = new Map<string, number>();
   let next = 0;
   let measuring = false;
-  let stop = false;
-  const worker = async (connection: Connection) => {
-    while (!stop) {
+  let running: { stop: boolean; workers: Promise<void>[] } | null = null;
+  const worker = async (connection: Connection, round: { stop: boolean }) => {
+    while (!round.stop) {
       const request = requests[next++ % requests.length]!;
       const t0 = performance.now();
       const answer = await connection.send(request);
@@ -199,34 +220,55 @@ async function loadOrders(port: number, tokens: string[], instrumentId: number, 
       else failures.set(answer.msg, (failures.get(answer.msg) ?? 0) + 1);
     }
   };
-  const workers = connections.map(worker);
-  await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
-  measuring = true;
-  const started = performance.now();
-  const cpuAtStart = cpuSeconds(serverPid);
-  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
-  measuring = false;
-  const serverCpu = cpuSeconds(serverPid) - cpuAtStart;
-  const elapsed = (performance.now() - started) / 1000;
-  stop = true;
-  await Promise.all(workers);
-  for (const connection of connections) connection.close();
-  latencies.sort((a, b) => a - b);
+  const start = () => {
+    const round = { stop: false, workers: [] as Promise<void>[] };
+    round.workers = connections.map((connection) => worker(connection, round));
+    running = round;
+  };
+  const stop = async () => {
+    const round = running!;
+    round.stop = true;
+    await Promise.all(round.workers);
+    running = null;
+  };
   return {
-    ordersPerSecond: latencies.length / elapsed,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    accepted: latencies.length,
-    serverCpuPerOrderMs: (serverCpu * 1000) / latencies.length,
-    serverCores: serverCpu / elapsed,
-    failures: Object.fromEntries(failures),
+    /** Warms the server up (JIT, caches, the accounts in memory) without measuring. */
+    async warm(seconds: number) {
+      start();
+      await sleep(seconds);
+      await stop();
+    },
+    /** One measured round: accepted orders, their latencies, and the CPU the server and the database used. */
+    async round(seconds: number, serverPid: number) {
+      const acceptedBefore = latencies.length;
+      start();
+      await sleep(0.5);
+      const cpu = { server: cpuSeconds(serverPid), database: databaseCpuSeconds() };
+      const started = performance.now();
+      measuring = true;
+      await sleep(seconds);
+      measuring = false;
+      const elapsed = (performance.now() - started) / 1000;
+      const used = { server: cpuSeconds(serverPid) - cpu.server, database: databaseCpuSeconds() - cpu.database };
+      await stop();
+      return { accepted: latencies.length - acceptedBefore, elapsed, ...used };
+    },
+    latencies,
+    failures,
+    close() {
+      for (const connection of connections) connection.close();
+    },
   };
 }
 
-function pgbench() {
-  const url = urlOf(pgbenchDb);
-  execFileSync('pgbench', ['-i', '-q', '-s', '10', url], { stdio: 'ignore' });
-  const output = execFileSync('pgbench', ['-N', '-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), url], {
+const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+function pgbenchInit() {
+  execFileSync('pgbench', ['-i', '-q', '-s', '10', urlOf(pgbenchDb)], { stdio: 'ignore' });
+}
+
+function pgbench(seconds: number) {
+  const output = execFileSync('pgbench', ['-N', '-c', String(CLIENTS), '-j', '2', '-T', String(seconds), urlOf(pgbenchDb)], {
     encoding: 'utf8',
   });
   const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(output);
@@ -245,33 +287,54 @@ try {
     return (result as { rows: T[] }).rows;
   };
   const [btc] = await rows<{ id: number }>(sql`SELECT id FROM instruments WHERE code = 'BTCUSD'`);
-  const orders = await loadOrders(server.port, tokens, btc!.id, server.child.pid!);
+  pgbenchInit();
+  const load = await orderLoad(server.port, tokens, btc!.id);
+  await load.warm(WARMUP_SECONDS);
+  const rounds: { ordersPerSecond: number; tps: number; serverCpuMs: number; databaseCpuMs: number }[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const measured = await load.round(SECONDS, server.child.pid!);
+    const tps = pgbench(SECONDS);
+    rounds.push({
+      ordersPerSecond: measured.accepted / measured.elapsed,
+      tps,
+      serverCpuMs: (measured.server * 1000) / measured.accepted,
+      databaseCpuMs: (measured.database * 1000) / measured.accepted,
+    });
+  }
+  load.close();
   const [consistency] = await rows<{ bad: string }>(sql`
     SELECT COUNT(*) AS bad FROM wallets w
     WHERE w.balance <> (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries l WHERE l.user_id = w.user_id)`);
   await database.close();
-  const tps = pgbench();
-  const ratio = orders.ordersPerSecond / tps;
+  const latencies = [...load.latencies].sort((a, b) => a - b);
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const ordersPerSecond = mean(rounds.map((round) => round.ordersPerSecond));
+  const tps = mean(rounds.map((round) => round.tps));
+  const fixed = (value: number, digits: number) => Number(value.toFixed(digits));
   console.log(
     JSON.stringify(
       {
         clients: CLIENTS,
-        seconds: SECONDS,
-        'market orders/s over HTTP': Number(orders.ordersPerSecond.toFixed(1)),
-        'p50 (ms)': Number(orders.p50.toFixed(2)),
-        'p99 (ms)': Number(orders.p99.toFixed(2)),
-        accepted: orders.accepted,
-        'server CPU per order (ms)': Number(orders.serverCpuPerOrderMs.toFixed(3)),
-        'server CPU (cores)': Number(orders.serverCores.toFixed(2)),
-        refused: orders.failures,
+        rounds: rounds.map((round) => ({
+          'orders/s': fixed(round.ordersPerSecond, 1),
+          'pgbench -N tps': fixed(round.tps, 1),
+          ratio: fixed(round.ordersPerSecond / round.tps, 3),
+          'server CPU per order (ms)': fixed(round.serverCpuMs, 3),
+          'database CPU per order (ms)': fixed(round.databaseCpuMs, 3),
+        })),
+        'market orders/s over HTTP': fixed(ordersPerSecond, 1),
+        'p50 (ms)': fixed(percentile(latencies, 50), 2),
+        'p99 (ms)': fixed(percentile(latencies, 99), 2),
+        accepted: latencies.length,
+        refused: Object.fromEntries(load.failures),
         'accounts whose balance ≠ sum(ledger)': Number(consistency!.bad),
-        'pgbench -N tps': Number(tps.toFixed(1)),
+        'pgbench -N tps': fixed(tps, 1),
       },
       null,
       2,
     ),
   );
-  console.log(`\norders/s ÷ pgbench -N TPS = ${ratio.toFixed(3)} (goal ≥ 0.5)`);
+  console.log(`\norders/s ÷ pgbench -N TPS = ${(ordersPerSecond / tps).toFixed(3)} (goal ≥ 0.5)`);
 } finally {
   server?.child.kill('SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, 1000));

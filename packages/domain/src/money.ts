@@ -23,6 +23,20 @@ export const roundProfit = (value: DecimalInput): Dec => dec(value).toDecimalPla
 export const roundPrice = (value: DecimalInput, precision: number): Dec =>
   dec(value).toDecimalPlaces(precision, Dec.ROUND_HALF_UP);
 
-/** Converts a Decimal rounded at the boundary into the JSON number the API sends. */
-export const toJsonNumber = (value: DecimalInput, decimals: number): number =>
-  dec(value).toDecimalPlaces(decimals, Dec.ROUND_HALF_UP).toNumber();
+const PLAIN_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
+const ONLY_ZEROS = /^0*$/;
+
+/**
+ * Converts a Decimal rounded at the boundary into the JSON number the API sends. Decimal text that
+ * needs no rounding (NUMERIC columns hold at most their scale) is parsed directly: its nearest double
+ * is the same number, without building a Decimal for each field of each row.
+ */
+export const toJsonNumber = (value: DecimalInput, decimals: number): number => {
+  if (typeof value === 'string') {
+    const fraction = PLAIN_DECIMAL.exec(value)?.[1];
+    if (fraction !== undefined ? ONLY_ZEROS.test(fraction.slice(decimals)) : PLAIN_DECIMAL.test(value)) {
+      return Number(value);
+    }
+  }
+  return dec(value).toDecimalPlaces(decimals, Dec.ROUND_HALF_UP).toNumber();
+};

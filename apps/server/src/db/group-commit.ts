@@ -38,19 +38,24 @@ export class GroupCommit<T, R> {
   }
 
   private async writeBatch(batch: Waiting<T, R>[]) {
+    let answer: () => void;
     try {
       const outcomes = await this.write(batch.map((waiting) => waiting.item));
-      batch.forEach((waiting, index) => {
-        const outcome = outcomes[index];
-        if (!outcome) waiting.reject(new Error('group commit: the batch left an item unanswered'));
-        else if (outcome.ok) waiting.resolve(outcome.value);
-        else waiting.reject(outcome.error);
-      });
+      answer = () =>
+        batch.forEach((waiting, index) => {
+          const outcome = outcomes[index];
+          if (!outcome) waiting.reject(new Error('group commit: the batch left an item unanswered'));
+          else if (outcome.ok) waiting.resolve(outcome.value);
+          else waiting.reject(outcome.error);
+        });
     } catch (error) {
-      for (const waiting of batch) waiting.reject(error);
-    } finally {
-      this.running -= 1;
-      this.startBatches();
+      answer = () => {
+        for (const waiting of batch) waiting.reject(error);
+      };
     }
+    this.running -= 1;
+    this.startBatches();
+    // Answered after the next batch is on its way: its round trip then overlaps the work of answering.
+    setImmediate(answer);
   }
 }

@@ -45,37 +45,44 @@ export class TableRows<T extends PgTable> {
   }
 
   /**
-   * The rows as a table expression `d` for a statement's FROM: one JSON parameter whatever their
-   * number. Its columns are the table's columns the first row's `values` set, plus `extra` (name →
-   * SQL type), whose values each row carries in its own `extra`.
+   * Rows of these columns (plus `extra`: name → SQL type, values carried in each row's own `extra`)
+   * as a table expression `d` for a statement's FROM, all in one JSON parameter whatever their number.
+   * `source` takes the SQL for that parameter (a value or a `statement` slot), `encode` makes its value.
    */
-  recordset(
-    rows: { values: T['$inferInsert']; extra: Record<string, unknown> }[],
-    extra: Record<string, string>,
-  ): { source: SQL; columns: SQL } {
-    const columns = Object.keys(rows[0]?.values ?? {}).flatMap((key) => this.byKey.get(key) ?? []);
-    const encoded = rows.map((row) => {
-      const out: Record<string, unknown> = {};
-      for (const { key, column, encode } of columns) {
-        const value = (row.values as Record<string, unknown>)[key] ?? null;
-        out[column.name] = value === null ? null : encode(value);
-      }
-      // Added after the columns: spreading them first made every row a slow dictionary (5× the cost).
-      return Object.assign(out, row.extra);
-    });
-    const definitions = [
-      ...columns.map(({ column }) => `"${column.name}" ${column.getSQLType()}`),
-      ...Object.entries(extra).map(([name, type]) => `"${name}" ${type}`),
-    ];
+  recordset<Key extends keyof T['$inferInsert'] & string>(keys: readonly Key[], extra: Record<string, string>) {
+    const columns = keys.map((key) => this.byKey.get(key)!);
+    const definitions = sql.raw(
+      [
+        ...columns.map(({ column }) => `"${column.name}" ${column.getSQLType()}`),
+        ...Object.entries(extra).map(([name, type]) => `"${name}" ${type}`),
+      ].join(', '),
+    );
     return {
-      source: sql`jsonb_to_recordset(${JSON.stringify(encoded)}::jsonb) AS d(${sql.raw(definitions.join(', '))})`,
       columns: sql.raw(columns.map(({ column }) => `"${column.name}"`).join(', ')),
+      source: (json: SQL) => sql`jsonb_to_recordset(${json}::jsonb) AS d(${definitions})`,
+      encode: (rows: { values: Pick<T['$inferInsert'], Key>; extra: Record<string, unknown> }[]) =>
+        JSON.stringify(
+          rows.map((row) => {
+            const out: Record<string, unknown> = {};
+            for (const { key, column, encode } of columns) {
+              const value = (row.values as Record<string, unknown>)[key] ?? null;
+              out[column.name] = value === null ? null : encode(value);
+            }
+            // Added after the columns: spreading them first made every row a slow dictionary (5× the cost).
+            return Object.assign(out, row.extra);
+          }),
+        ),
     };
   }
 }
 
+/** The text of a `bigint[]` parameter. */
+export function idArrayText(ids: readonly number[]): string {
+  for (const id of ids) if (!Number.isSafeInteger(id)) throw new Error(`not an id: ${id}`);
+  return `{${ids.join(',')}}`;
+}
+
 /** Ids as one `bigint[]` parameter: one placeholder however many ids. */
 export function idArray(ids: readonly number[]): SQL {
-  for (const id of ids) if (!Number.isSafeInteger(id)) throw new Error(`not an id: ${id}`);
-  return sql`${`{${ids.join(',')}}`}::bigint[]`;
+  return sql`${idArrayText(ids)}::bigint[]`;
 }

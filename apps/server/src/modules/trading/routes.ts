@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   ApiPath,
   BALANCE_DECIMALS,
@@ -21,26 +20,24 @@ import { formatDateTime, presentFigures, presentOrder } from './present.js';
 import { PAGE_SIZE, type TradingService } from './service.js';
 
 /**
- * Per session (the token), so many users behind one address are not throttled together; generous
- * enough for a fast trader, low enough that a script cannot flood the order book.
+ * Per session, so many users behind one address are not throttled together; generous enough for a
+ * fast trader, low enough that a script cannot flood the order book. Counted after authentication
+ * (preHandler), so the key is the session's id; a request without a valid session counts against
+ * its address.
  */
 const perSession = (max: number) => ({
   config: {
     rateLimit: {
       max,
       timeWindow: '1 minute',
-      keyGenerator: (request: FastifyRequest) => {
-        const header = request.headers.authorization;
-        // Hashed: the limiter's store (Redis when shared) never holds a usable token.
-        return typeof header === 'string' && header.length > 0
-          ? `session:${createHash('sha256').update(header).digest('base64url')}`
-          : `ip:${request.ip}`;
-      },
+      hook: 'preHandler' as const,
+      keyGenerator: (request: FastifyRequest) =>
+        request.principal ? `session:${request.principal.sessionId}` : `ip:${request.ip}`,
     },
   },
 });
 
-const LIMITS = { trade: perSession(300), read: perSession(600) };
+export const TRADING_LIMITS = { trade: perSession(300), read: perSession(600) };
 
 /** The spec leaves the method of these forex calls open: accept GET and POST, fields in the query or the body. */
 const input = (request: FastifyRequest) => ({
@@ -60,33 +57,33 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
       app.post(path, options, handler);
     };
 
-    app.post(ApiPath.submitOrder, LIMITS.trade, async (request) => {
+    app.post(ApiPath.submitOrder, TRADING_LIMITS.trade, async (request) => {
       const { userId } = requireUser(request);
       const body = parse(ZSubmitOrderRequest, input(request));
       const outcome = await trading.submit(userId, body, idempotencyKey(request));
       return ok(request, presentOrder(outcome.order, request.lang, market, trading), outcome.msgKey);
     });
 
-    both(ApiPath.closeOrder, LIMITS.trade, async (request) => {
+    both(ApiPath.closeOrder, TRADING_LIMITS.trade, async (request) => {
       const { userId } = requireUser(request);
       const { id } = parse(ZOrderIdRequest, input(request));
       const outcome = await trading.close(userId, id, idempotencyKey(request));
       return ok(request, presentOrder(outcome.order, request.lang, market, trading), outcome.msgKey);
     });
 
-    both(ApiPath.cancelOrder, LIMITS.trade, async (request) => {
+    both(ApiPath.cancelOrder, TRADING_LIMITS.trade, async (request) => {
       const { userId } = requireUser(request);
       const { id } = parse(ZOrderIdRequest, input(request));
       return ok(request, presentOrder(await trading.cancel(userId, id), request.lang, market, trading), 'order_cancelled');
     });
 
-    both(ApiPath.setStopPrice, LIMITS.trade, async (request) => {
+    both(ApiPath.setStopPrice, TRADING_LIMITS.trade, async (request) => {
       const { userId } = requireUser(request);
       const body = parse(ZSetStopPriceRequest, input(request));
       return ok(request, presentOrder(await trading.setStops(userId, body), request.lang, market, trading), 'stops_updated');
     });
 
-    both(ApiPath.myDeal, LIMITS.read, async (request) => {
+    both(ApiPath.myDeal, TRADING_LIMITS.read, async (request) => {
       const { userId } = requireUser(request);
       const { status, page } = parse(ZMyDealQuery, input(request));
       const list = await trading.list(userId, status, page);
@@ -100,7 +97,7 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
       });
     });
 
-    app.get(ApiPath.getBalance, LIMITS.read, async (request) => {
+    app.get(ApiPath.getBalance, TRADING_LIMITS.read, async (request) => {
       const { userId } = requireUser(request);
       const balance = await wallet.get(userId);
       return ok(request, {
@@ -110,12 +107,12 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
       });
     });
 
-    app.get(ApiPath.forexDetail, LIMITS.read, async (request) => {
+    app.get(ApiPath.forexDetail, TRADING_LIMITS.read, async (request) => {
       const { userId } = requireUser(request);
       return ok(request, presentFigures(await trading.figures(userId)));
     });
 
-    app.get(ApiPath.ledger, LIMITS.read, async (request) => {
+    app.get(ApiPath.ledger, TRADING_LIMITS.read, async (request) => {
       const { userId } = requireUser(request);
       const { page } = parse(pageQuery, request.query);
       const history = await wallet.history(userId, page, PAGE_SIZE);
@@ -138,7 +135,7 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
       });
     });
 
-    both(ApiPath.resetDemo, LIMITS.trade, async (request) => {
+    both(ApiPath.resetDemo, TRADING_LIMITS.trade, async (request) => {
       const principal = requireUser(request);
       const result = await trading.resetDemo(principal.userId, principal.isDemo);
       return ok(request, { balance: toJsonNumber(result.balance, BALANCE_DECIMALS), closed: result.closed }, 'demo_reset_done');

@@ -35,6 +35,7 @@ import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { GroupCommit, type ItemOutcome } from '../../db/group-commit.js';
 import { idArray, rowsOf, TableRows } from '../../db/rows.js';
+import { statement } from '../../db/statement.js';
 import { idempotencyKeys, orders, settings } from '../../db/schema.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { InstrumentInfo, MarketService, Quote } from '../market/api.js';
@@ -198,12 +199,39 @@ interface OrderDraft {
   margin: Dec;
   fee: Dec;
   reserved: Dec;
-  values: typeof orders.$inferInsert;
+  values: Pick<typeof orders.$inferInsert, (typeof DRAFT_COLUMNS)[number]>;
 }
 
 type Placed = OrderOutcome & { replayed: boolean };
 
 const orderRows = new TableRows(orders);
+
+/** The columns an order's draft sets; the others take their defaults. */
+const DRAFT_COLUMNS = [
+  'userId',
+  'instrumentId',
+  'side',
+  'status',
+  'lots',
+  'leverage',
+  'targetPrice',
+  'placedPrice',
+  'openPrice',
+  'stopLoss',
+  'takeProfit',
+  'margin',
+  'fee',
+  'reserved',
+  'createdAt',
+  'openedAt',
+] as const;
+
+const draftRows = orderRows.recordset(DRAFT_COLUMNS, {
+  seq: 'int',
+  idempotency_key: 'text',
+  msg_key: 'text',
+  memo_code: 'text',
+});
 
 /** Orders written in one statement at most; more wait for the next. */
 const MAX_ORDERS_PER_TRANSACTION = 100;
@@ -261,7 +289,41 @@ export class TradingService {
     concurrency: 1,
   });
 
-  constructor(private readonly deps: TradingDeps) {}
+  /**
+   * The write of a batch, one statement: the wallets claimed at the versions read, then for the
+   * claimed accounts only, the orders (ids drawn first so the fee rows and Idempotency-Keys can name
+   * them), their fee rows in the ledger and the keys. Answers the orders written with their `seq`.
+   * Rendered once (db/statement.ts).
+   */
+  private readonly writeOrdersStatement: ReturnType<typeof statement<'drafts' | 'claims' | 'ids'>>;
+
+  constructor(private readonly deps: TradingDeps) {
+    const { wallet } = deps;
+    this.writeOrdersStatement = statement<'drafts' | 'claims' | 'ids'>(
+      (slot) => sql`
+      WITH ${wallet.claimedCte(slot('claims'), slot('ids'))},
+      numbered AS (
+        SELECT nextval('orders_id_seq') AS id, d.*
+        FROM ${draftRows.source(slot('drafts'))}
+        WHERE d.user_id IN (SELECT user_id FROM claimed)
+      ),
+      placed AS (
+        INSERT INTO ${orders} (id, ${draftRows.columns})
+        SELECT id, ${draftRows.columns} FROM numbered ORDER BY seq
+        RETURNING *
+      ),
+      ${wallet.postedCte(sql`
+        SELECT seq, user_id, 'trade_fee'::text AS type, -fee AS amount,
+               jsonb_build_object('code', memo_code, 'id', id) AS memo_params, 'order'::text AS ref_type, id AS ref_id
+        FROM numbered WHERE status = ${OrderStatus.holding} AND fee <> 0`)},
+      keyed AS (
+        INSERT INTO ${idempotencyKeys} (user_id, key, route, response)
+        SELECT user_id, idempotency_key, 'submit', jsonb_build_object('orderId', id, 'msgKey', msg_key)
+        FROM numbered WHERE idempotency_key IS NOT NULL
+      )
+      SELECT placed.*, numbered.seq FROM placed JOIN numbered USING (id)`,
+    );
+  }
 
   private get db() {
     return this.deps.db;
@@ -700,14 +762,9 @@ export class TradingService {
     return { floating, usedMargin };
   }
 
-  /**
-   * The write of a batch, one statement: the wallets claimed at the versions read, then for the
-   * claimed accounts only, the orders (ids drawn first so the fee rows and Idempotency-Keys can name
-   * them), their fee rows in the ledger and the keys. Returns the orders written, per draft.
-   */
+  /** Writes a batch (`writeOrdersStatement`); returns the orders written, per draft. */
   private async writeOrders(executor: Executor, accepted: OrderDraft[], claims: WalletClaim[]) {
-    const { wallet } = this.deps;
-    const draftsOf = orderRows.recordset(
+    const drafts = draftRows.encode(
       accepted.map((draft, seq) => ({
         values: draft.values,
         extra: {
@@ -717,30 +774,8 @@ export class TradingService {
           memo_code: draft.instrument.showCode,
         },
       })),
-      { seq: 'int', idempotency_key: 'text', msg_key: 'text', memo_code: 'text' },
     );
-    const result = await executor.execute(sql`
-      WITH ${wallet.claimedCte(claims)},
-      numbered AS (
-        SELECT nextval('orders_id_seq') AS id, d.*
-        FROM ${draftsOf.source}
-        WHERE d.user_id IN (SELECT user_id FROM claimed)
-      ),
-      placed AS (
-        INSERT INTO ${orders} (id, ${draftsOf.columns})
-        SELECT id, ${draftsOf.columns} FROM numbered ORDER BY seq
-        RETURNING *
-      ),
-      ${wallet.postedCte(sql`
-        SELECT seq, user_id, 'trade_fee'::text AS type, -fee AS amount,
-               jsonb_build_object('code', memo_code, 'id', id) AS memo_params, 'order'::text AS ref_type, id AS ref_id
-        FROM numbered WHERE status = ${OrderStatus.holding} AND fee <> 0`)},
-      keyed AS (
-        INSERT INTO ${idempotencyKeys} (user_id, key, route, response)
-        SELECT user_id, idempotency_key, 'submit', jsonb_build_object('orderId', id, 'msgKey', msg_key)
-        FROM numbered WHERE idempotency_key IS NOT NULL
-      )
-      SELECT placed.*, numbered.seq FROM placed JOIN numbered USING (id)`);
+    const result = await executor.execute(this.writeOrdersStatement({ drafts, ...this.deps.wallet.claimValues(claims) }));
     return new Map(rowsOf(result).map((row) => [accepted[Number(row.seq)]!, orderRows.read(row)]));
   }
 

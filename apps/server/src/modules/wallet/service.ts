@@ -1,7 +1,7 @@
 import { dec, rejected, roundBalance, type Dec } from '@pipwise/domain';
 import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
-import { idArray, rowsOf } from '../../db/rows.js';
+import { idArray, idArrayText, rowsOf } from '../../db/rows.js';
 import { ledgerEntries, wallets } from '../../db/schema.js';
 
 /** Why a balance moved; each has a memo text `ledger_<type>` in the wallet catalogue. */
@@ -109,26 +109,34 @@ export class WalletService {
    * CTE `claimed` for a caller's one-statement write: each claimed wallet still at its claimed version
    * moves by its deltas (and to the next version); the others stay as they are and are absent from
    * `claimed` (user_id, balance_before), so the caller writes nothing for them and tries again.
-   * The `= ANY(ids)` keeps the update on the primary key: joined only to a JSON recordset, the planner
-   * scanned every wallet.
+   * `claims` and `ids` are the SQL for the two parameters `claimValues` makes (values or `statement`
+   * slots). The `= ANY(ids)` keeps the update on the primary key: joined only to a JSON recordset, the
+   * planner scanned every wallet.
    */
-  claimedCte(claims: WalletClaim[]): SQL {
-    const rows = JSON.stringify(
-      claims.map((claim) => ({
-        user_id: claim.userId,
-        version: claim.version,
-        balance_delta: roundBalance(claim.balanceDelta).toFixed(2),
-        lock_delta: roundBalance(claim.lockDelta).toFixed(2),
-      })),
-    );
+  claimedCte(claims: SQL, ids: SQL): SQL {
     return sql`claimed AS (
       UPDATE ${wallets} w
       SET balance = w.balance + c.balance_delta, lock_balance = w.lock_balance + c.lock_delta,
           version = w.version + 1, updated_at = now()
-      FROM jsonb_to_recordset(${rows}::jsonb) AS c(user_id bigint, version bigint, balance_delta numeric, lock_delta numeric)
-      WHERE w.user_id = ANY(${idArray(claims.map((claim) => claim.userId))}) AND w.user_id = c.user_id AND w.version = c.version
+      FROM jsonb_to_recordset(${claims}::jsonb) AS c(user_id bigint, version bigint, balance_delta numeric, lock_delta numeric)
+      WHERE w.user_id = ANY(${ids}::bigint[]) AND w.user_id = c.user_id AND w.version = c.version
       RETURNING w.user_id, w.balance - c.balance_delta AS balance_before
     )`;
+  }
+
+  /** The parameters of `claimedCte` for these claims. */
+  claimValues(claims: WalletClaim[]): { claims: string; ids: string } {
+    return {
+      claims: JSON.stringify(
+        claims.map((claim) => ({
+          user_id: claim.userId,
+          version: claim.version,
+          balance_delta: roundBalance(claim.balanceDelta).toFixed(2),
+          lock_delta: roundBalance(claim.lockDelta).toFixed(2),
+        })),
+      ),
+      ids: idArrayText(claims.map((claim) => claim.userId)),
+    };
   }
 
   /**
