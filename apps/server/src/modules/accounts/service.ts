@@ -96,10 +96,25 @@ export class AccountsService {
   private readonly loginFailures: FailureLimiter;
   private dummyHash: Promise<string> | null = null;
   private readonly sessionCache: SessionCache;
+  /** Every request of a session the cache does not hold runs it: built once, not per call. */
+  private readonly liveSession;
 
   constructor(private readonly deps: AccountsServiceDeps) {
     this.loginFailures = new FailureLimiter(deps.clock, LOGIN_MAX_FAILURES, LOGIN_FAILURE_WINDOW_MS);
     this.sessionCache = new SessionCache(deps.clock);
+    this.liveSession = deps.db
+      .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt, isDemo: users.isDemo })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql.placeholder('now')),
+        ),
+      )
+      .limit(1)
+      .prepare('live_session');
     // Revocations made by other processes (through Redis); this process drops its own at once.
     deps.bus.subscribe('session.revoked', ({ sessionIds }) => this.sessionCache.dropSessions(sessionIds));
   }
@@ -119,12 +134,7 @@ export class AccountsService {
     const cached = this.sessionCache.get(tokenHash);
     if (cached) return cached;
     const epoch = this.sessionCache.epoch;
-    const [row] = await this.db
-      .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt, isDemo: users.isDemo })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.now())))
-      .limit(1);
+    const [row] = await this.liveSession.execute({ tokenHash, now: this.now() });
     if (!row) return null;
     const principal = { userId: row.userId, sessionId: row.sessionId, isDemo: row.isDemo === 1 };
     this.sessionCache.put(tokenHash, principal, row.expiresAt, epoch);
