@@ -164,13 +164,13 @@ export class RiskEngine {
       this.requestReload(userId);
       return;
     }
-    const orders = new Map(this.watch.ordersOf(userId).map((order) => [order.id, order]));
+    const added: WatchedOrder[] = [];
     for (const order of placed.orders) {
       const contractSize = this.contractSizeOf(order.instrumentId);
       const watched = contractSize === null ? null : toWatched(order, contractSize);
-      if (watched) orders.set(order.id, watched);
+      if (watched) added.push(watched);
     }
-    this.watch.setAccount(userId, placed.balance, [...orders.values()]);
+    this.watch.addOrders(userId, placed.balance, added);
     this.versions.set(userId, placed.version);
     this.changedSincePush.add(userId);
   }

@@ -123,6 +123,60 @@ describe('position watch', () => {
     expect(watch.accountCount).toBe(0);
   });
 
+  it('adding orders to an account watches exactly what loading them all at once would', () => {
+    const anOrder = fc.record({
+      instrumentId: fc.constantFrom(7, 8),
+      side: fc.constantFrom<1 | 2>(1, 2),
+      pending: fc.boolean(),
+      lots: fc.integer({ min: 1, max: 50 }),
+      price: fc.integer({ min: 50, max: 150 }),
+      takeProfit: fc.option(fc.integer({ min: 50, max: 150 }), { nil: null }),
+    });
+    fc.assert(
+      fc.property(fc.array(anOrder, { minLength: 1, maxLength: 12 }), fc.nat(), fc.boolean(), (specs, cut, quotedFirst) => {
+        const orders = specs.map((spec, index) =>
+          order({
+            id: index + 1,
+            instrumentId: spec.instrumentId,
+            side: spec.side,
+            status: spec.pending ? 0 : 1,
+            lots: String(spec.lots / 10),
+            margin: String(spec.lots),
+            openPrice: spec.pending ? null : String(spec.price / 10),
+            targetPrice: spec.pending ? String(spec.price / 10) : null,
+            fillDirection: spec.pending ? 'fall' : null,
+            takeProfit: spec.pending || spec.takeProfit === null ? null : String(spec.takeProfit / 10),
+          }),
+        );
+        const split = cut % (orders.length + 1);
+        const whole = new PositionWatch(50);
+        const grown = new PositionWatch(50);
+        const quote = (watch: PositionWatch) => {
+          watch.onQuote(7, 10, 10.2, 1, false);
+          watch.onQuote(8, 9, 9.1, 1, false);
+        };
+        if (quotedFirst) [whole, grown].forEach(quote);
+        grown.setAccount(1, '500', orders.slice(0, split));
+        grown.addOrders(1, '400', orders.slice(split));
+        whole.setAccount(1, '400', orders);
+        if (!quotedFirst) [whole, grown].forEach(quote);
+        const figures = { whole: whole.screened(1)!, grown: grown.screened(1)! };
+        expect(figures.grown.balance).toBe(figures.whole.balance);
+        expect(figures.grown.usedMargin).toBeCloseTo(figures.whole.usedMargin, 9);
+        expect(figures.grown.floating).toBeCloseTo(figures.whole.floating, 9);
+        for (const instrumentId of [7, 8]) {
+          const levels = (watch: PositionWatch) =>
+            Object.values(watch.levels(instrumentId) ?? {}).map((entries) =>
+              entries.map((entry) => [entry.level, entry.item.orderId, entry.item.kind]).sort(),
+            );
+          expect(levels(grown)).toEqual(levels(whole));
+          expect(grown.holdersOf(instrumentId)).toEqual(whole.holdersOf(instrumentId));
+        }
+        expect(grown.onQuote(7, 5, 5.1, 1, true)).toEqual(whole.onQuote(7, 5, 5.1, 1, true));
+      }),
+    );
+  });
+
   it('replacing an account removes its old levels', () => {
     const watch = new PositionWatch(50);
     watch.setAccount(1, '1000', [order({ id: 1, takeProfit: '11' })]);

@@ -173,6 +173,38 @@ export class PositionWatch {
     }
   }
 
+  /**
+   * New orders of an account and its balance after them, added to what is watched without rebuilding
+   * the account: an order costs the same however many positions its account already holds.
+   */
+  addOrders(userId: number, balance: string, orders: WatchedOrder[]) {
+    const account = this.accounts.get(userId);
+    if (!account || orders.some((order) => account.orders.has(order.id))) {
+      this.setAccount(userId, balance, [...(account?.orders.values() ?? []), ...orders]);
+      return;
+    }
+    this.setBalance(userId, balance);
+    for (const order of orders) {
+      const position = this.addOrder(account, order);
+      if (!position) continue;
+      const state = this.instrument(order.instrumentId);
+      const buy = order.side === OrderSide.buy;
+      let row = state.holders.rowFor(userId);
+      if (row === undefined) {
+        row = state.holders.add(userId, account.slot, { buyQty: 0, buyCost: 0, sellQty: 0, sellCost: 0 });
+        account.instruments.push(order.instrumentId);
+      }
+      const holders = state.holders;
+      (buy ? holders.buyQty : holders.sellQty)[row]! += position.quantity;
+      (buy ? holders.buyCost : holders.sellCost)[row]! += position.cost;
+      if (state.quoted) {
+        const pnl = pnlAt(holders, row, state.bid, state.ask, state.usdRate);
+        this.figures.floating[account.slot]! += pnl - holders.pnl[row]!;
+        holders.pnl[row] = pnl;
+      }
+    }
+  }
+
   /** A new cash balance (a deposit, a close) without a change of orders. */
   setBalance(userId: number, balance: string) {
     const account = this.accounts.get(userId);
