@@ -1,9 +1,10 @@
 import { ApiPath } from '@pipwise/domain';
-import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import type { Database } from '../src/db/client.js';
 import { orders } from '../src/db/schema.js';
+import type { TradingService } from '../src/modules/trading/service.js';
 import { WalletService } from '../src/modules/wallet/service.js';
 import { InMemoryEventBus } from '../src/realtime/bus.js';
 import { expectLedgerInvariants } from './factories.js';
@@ -89,6 +90,44 @@ describe.each(DB_KINDS)('group-committed orders on %s', (kind) => {
     expect((await first.wallet(trader.userId)).balance).toBe('397.80');
     const detail = await first.call<{ available_prepayment: number }>('GET', ApiPath.forexDetail, { token: trader.token });
     expect(detail.data.available_prepayment).toBeLessThan(0);
+  });
+
+  it('orders of one account in one batch are each checked against the orders before them', async () => {
+    await first.tick('EURUSD', '1.10000');
+    const trader = await first.trader({ balance: '1000' });
+    const body = { ...oneLot, forex_id: eurusd };
+    const trading = (first.ctx.modules.find((m) => m.name === 'trading') as unknown as { service: TradingService }).service;
+    // The session and the trading settings are read now, so that queued orders need nothing from the database.
+    expect((await first.call('GET', ApiPath.getBalance, { token: trader.token })).code).toBe(1);
+    expect((await first.submit(await first.trader({ balance: '1000' }), body)).code).toBe(1);
+    // A transaction holding the wallet's row (all of PGlite) keeps the first batch from committing
+    // while the others queue behind it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holder = database.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT 1 FROM wallets WHERE user_id = ${trader.userId} FOR UPDATE`);
+      locked();
+      await held;
+    });
+    let answers: Awaited<ReturnType<TradingServer['submit']>>[];
+    try {
+      await lockTaken;
+      const leading = first.submit(trader, body);
+      await vi.waitFor(() => expect(trading.placingState.writing).toBe(1));
+      const followers = Array.from({ length: 9 }, () => first.submit(trader, body));
+      await vi.waitFor(() => expect(trading.placingState).toEqual({ writing: 1, waiting: 9 }));
+      release();
+      answers = await Promise.all([leading, ...followers]);
+    } finally {
+      release();
+      await holder;
+    }
+    // As alone: margin 220.016 + fee 1.10 each, and the spread costs 8 at once; four fit in 1000.
+    expect(answers.filter((a) => a.code === 1)).toHaveLength(4);
+    expect(answers.filter((a) => a.code !== 1).map((a) => a.msg)).toEqual(Array(6).fill(INSUFFICIENT));
+    expect(await heldBy(trader.userId)).toHaveLength(4);
   });
 
   it('a batch mixing accounts and refusals answers each order on its own', async () => {

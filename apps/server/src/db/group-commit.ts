@@ -22,6 +22,11 @@ export class GroupCommit<T, R> {
     private readonly options: { maxBatch: number; concurrency: number },
   ) {}
 
+  /** Batches being written, and items waiting for the next. */
+  get state(): { writing: number; waiting: number } {
+    return { writing: this.running, waiting: this.queue.length };
+  }
+
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });

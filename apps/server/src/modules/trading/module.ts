@@ -45,9 +45,10 @@ export function createTradingModule(deps: CoreDeps, services: { wallet: WalletSe
   });
   const runsEngine = deps.config.role !== 'gateway';
   let stopPresence: (() => void) | undefined;
-  const module: Module & { engine: RiskEngine } = {
+  const module: Module & { engine: RiskEngine; service: TradingService } = {
     name: 'trading',
     engine,
+    service,
     routes: tradingRoutes(service, services.market, services.wallet),
     start: async () => {
       if (!runsEngine) return;

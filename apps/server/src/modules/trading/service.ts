@@ -196,6 +196,9 @@ interface OrderDraft {
   instrument: InstrumentInfo;
   side: OrderSideValue;
   pending: boolean;
+  lots: Dec;
+  /** The market entry price (a pending order's placed price). */
+  entry: Dec;
   margin: Dec;
   fee: Dec;
   reserved: Dec;
@@ -327,6 +330,11 @@ export class TradingService {
 
   private get db() {
     return this.deps.db;
+  }
+
+  /** Order batches being written, and orders waiting for the next. */
+  get placingState() {
+    return this.placing.state;
   }
 
   async settings(): Promise<TradingSettings> {
@@ -519,6 +527,8 @@ export class TradingService {
       instrument,
       side,
       pending,
+      lots,
+      entry: marketEntry,
       margin,
       fee,
       reserved,
@@ -639,15 +649,18 @@ export class TradingService {
     const decided = new Map<OrderDraft, ItemOutcome<Placed>>();
     const refusedOnMemory = new Set<number>();
     const accepted: OrderDraft[] = [];
-    const accounts = new Map<number, KnownAccount & Exposure>();
+    // `exposure` is computed from `books` when a draft needs it: after an accepted order, only if
+    // another order of the same account follows in this batch.
+    const accounts = new Map<number, KnownAccount & { exposure: Exposure | null }>();
     for (const userId of userIds) {
       const known = remembered.get(userId) ?? read.get(userId);
       if (!known) throw new Error(`wallet of user ${userId} does not exist`);
-      accounts.set(userId, { ...known, books: new Map(known.books), ...this.exposureOfBooks(known.books) });
+      accounts.set(userId, { ...known, books: new Map(known.books), exposure: null });
     }
     for (const draft of drafts) {
       const account = accounts.get(draft.userId)!;
-      const free = freeMargin({ ...account, locked: account.lockBalance });
+      account.exposure ??= this.exposureOfBooks(account.books);
+      const free = freeMargin({ balance: account.balance, locked: account.lockBalance, ...account.exposure });
       const refusal = free.lt(draft.margin.plus(draft.fee))
         ? 'insufficient_margin'
         : !draft.pending && account.balance.lt(draft.fee)
@@ -664,20 +677,12 @@ export class TradingService {
         account.lockBalance = account.lockBalance.plus(draft.reserved);
       } else {
         account.balance = account.balance.minus(draft.fee);
-        account.usedMargin = account.usedMargin.plus(draft.margin);
-        account.floating = account.floating.plus(
-          this.floatingOf({
-            instrumentId: draft.instrument.id,
-            side: draft.side,
-            lots: draft.values.lots,
-            openPrice: draft.values.openPrice ?? null,
-          }),
-        );
         addToBook(account.books, draft.instrument.id, draft.side, {
-          lots: dec(draft.values.lots),
-          lotsTimesEntry: dec(draft.values.lots).times(draft.values.openPrice ?? 0),
+          lots: draft.lots,
+          lotsTimesEntry: draft.lots.times(draft.entry),
           margin: draft.margin,
         });
+        account.exposure = null;
       }
       accepted.push(draft);
     }
