@@ -139,4 +139,8 @@ export interface Captcha {
   b64s: string;
 }
 
-export type { LeaderboardEntryView as LeaderboardEntry, NewsListView as NewsPage } from '@pipwise/domain';
+export type {
+  LeaderboardEntryView as LeaderboardEntry,
+  NewsDetailView as NewsDetail,
+  NewsListView as NewsPage,
+} from '@pipwise/domain';

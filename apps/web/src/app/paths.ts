@@ -5,6 +5,7 @@ export const Paths = {
   order: '/order',
   user: '/user',
   news: '/news',
+  newsDetail: '/news/detail',
   rank: '/rank',
   login: '/login',
   register: '/register',
@@ -14,6 +15,9 @@ export const Paths = {
 } as const;
 
 export const LOGIN_REQUIRED: readonly string[] = [Paths.order, Paths.user];
+
+/** `/news/detail?id=7` (spec §2). */
+export const newsDetailPath = (id: number) => `${Paths.newsDetail}?id=${id}`;
 
 /** `/login?from=/trade`: the wanted path stays readable; its own query is encoded. */
 export function loginPath(from: string) {

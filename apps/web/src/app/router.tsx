@@ -9,6 +9,7 @@ const RegisterPage = lazy(() => import('../features/auth/RegisterPage'));
 const ForgotPage = lazy(() => import('../features/auth/ForgotPage'));
 const ProductPage = lazy(() => import('../features/product/ProductPage'));
 const LanguagePage = lazy(() => import('../features/language/LanguagePage'));
+const NewsDetailPage = lazy(() => import('../features/news/NewsDetailPage'));
 
 /** Hash routes (spec §2). Tab screens are drawn by the shell itself so they stay alive. */
 export const router = createHashRouter([
@@ -21,6 +22,7 @@ export const router = createHashRouter([
       { path: Paths.forgot, element: <ForgotPage /> },
       { path: Paths.product, element: <ProductPage /> },
       { path: Paths.language, element: <LanguagePage /> },
+      { path: Paths.newsDetail, element: <NewsDetailPage /> },
       { path: '/mine', element: <Navigate to={Paths.user} replace /> },
       { path: '*', element: <Navigate to={Paths.home} replace /> },
     ],

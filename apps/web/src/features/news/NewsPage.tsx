@@ -1,6 +1,8 @@
 import { InfiniteScroll } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useNewsQuery } from '../../api/queries/content';
+import { newsDetailPath } from '../../app/paths';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatDateTime } from '../../i18n/format';
@@ -21,13 +23,15 @@ export default function NewsPage() {
         <>
           <ul className="news-list" aria-label={t('news.title')}>
             {items.map((item) => (
-              <li key={item.id} className="news-row">
-                {item.logo && <img src={item.logo} alt="" width={72} height={54} loading="lazy" />}
-                <div>
-                  <h2>{item.title}</h2>
-                  <p>{item.desc}</p>
-                  <time className="num">{formatDateTime(item.created_at)}</time>
-                </div>
+              <li key={item.id}>
+                <Link className="news-row" to={newsDetailPath(item.id)}>
+                  {item.logo && <img src={item.logo} alt="" width={72} height={54} loading="lazy" />}
+                  <div>
+                    <h2>{item.title}</h2>
+                    <p>{item.desc}</p>
+                    <time className="num">{formatDateTime(item.created_at)}</time>
+                  </div>
+                </Link>
               </li>
             ))}
           </ul>
