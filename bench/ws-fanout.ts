@@ -127,6 +127,8 @@ async function pipwise(): Promise<{ result: Result; open: number }> {
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // Every client connects from this host; the per-address cap is for the open internet.
+      SOCKETS_PER_ADDRESS: String(clients),
       WEB_DIST: path.join(tmpdir(), 'pipwise-bench-no-web'),
       // Kept between runs: the first run back-fills chart history before it listens.
       DATA_DIR: process.env.DATA_DIR ?? path.join(tmpdir(), 'pipwise-bench-ws-fanout'),

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -11,8 +10,7 @@ import { Redis } from 'ioredis';
 import type { AppContext } from './context.js';
 import { registerAuth } from './http/auth.js';
 import { registerEnvelope } from './http/envelope.js';
-
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+import { clientErrorHandler, frameworkErrors, isApiRequest, registerTransport } from './http/transport.js';
 
 /**
  * Builds the HTTP application without listening, so tests drive it through real HTTP on port 0 or
@@ -28,9 +26,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    frameworkErrors,
+    clientErrorHandler,
   });
 
   registerEnvelope(app);
+  registerTransport(app);
   // Built once: @fastify/helmet rebuilt the middleware (and re-parsed the policy) on every request.
   const securityHeaders = helmet({
     contentSecurityPolicy: {
@@ -49,14 +50,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
   });
   await app.register(formbody);
-  // Multipart forms arrive as a plain body like JSON and urlencoded ones (files as Buffers), so every
-  // route validates one shape whatever encoding the client chose.
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 },
-  });
+  // No multipart here: only upload routes read it, in their own scope (http/uploads.ts), so no other
+  // route (login included) can be sent a body past the 1 MB limit.
   await app.register(rateLimit, {
     global: true,
+    // The page, its files and the logos are free to load: a limit on them blanks the app for everyone
+    // behind one address. The socket has limits of its own (realtime/hub.ts).
+    allowList: (request) => !isApiRequest(request),
     max: 600,
     timeWindow: '1 minute',
     ...(ctx.config.redisUrl ? { redis: new Redis(ctx.config.redisUrl, { enableOfflineQueue: false }) } : {}),

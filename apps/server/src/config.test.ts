@@ -10,6 +10,14 @@ describe('config', () => {
     expect(config.dataDir.endsWith('data')).toBe(true);
   });
 
+  it('reads the origins allowed to open the socket as a list of origins', () => {
+    expect(loadConfig({ ALLOWED_ORIGINS: 'https://app.example/, http://localhost:5173' }).allowedOrigins).toEqual([
+      'https://app.example',
+      'http://localhost:5173',
+    ]);
+    expect(loadConfig({}).allowedOrigins).toEqual([]);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
   });
@@ -20,6 +28,8 @@ describe('config', () => {
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ ROLE: 'boss' }, /ROLE/],
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY/],
+    [{ ALLOWED_ORIGINS: 'https://app.example, not-an-origin' }, /ALLOWED_ORIGINS/],
+    [{ SOCKETS_PER_ADDRESS: '0' }, /SOCKETS_PER_ADDRESS/],
   ])('rejects %o with a one-line reason naming the variable', (env, pattern) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(pattern);

@@ -33,6 +33,18 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   CAPTCHA_REQUIRED: boolean.default(true),
+  /** Comma-separated origins (https://app.example) whose pages may open the socket besides the server's own. */
+  ALLOWED_ORIGINS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(url(['http', 'https']).transform((origin) => new URL(origin).origin)))
+    .default([]),
+  SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
 });
 
 export type Config = {
@@ -53,6 +65,10 @@ export type Config = {
   uploadsDir: string;
   /** Whether sending a verification code needs a solved image captcha. */
   captchaRequired: boolean;
+  /** Origins besides the request's own host allowed to open the socket. */
+  allowedOrigins: string[];
+  /** Sockets one client address may hold open at once. */
+  socketsPerAddress: number;
 };
 
 export class ConfigError extends Error {
@@ -86,5 +102,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     uploadsDir: path.join(dataDir, 'uploads'),
     captchaRequired: e.CAPTCHA_REQUIRED,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    socketsPerAddress: e.SOCKETS_PER_ADDRESS,
   };
 }

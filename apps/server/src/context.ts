@@ -5,6 +5,7 @@ import type { Database } from './db/client.js';
 import type { TokenResolver } from './http/auth.js';
 import type { MarketService } from './modules/market/api.js';
 import type { MarketDataSource } from './modules/market/feed.js';
+import type { SettingsService } from './modules/settings/service.js';
 import type { EventBus } from './realtime/bus.js';
 import type { Hub } from './realtime/hub.js';
 
@@ -40,5 +41,7 @@ export interface AppContext extends CoreDeps {
   market: MarketService;
   /** The running price source (a `ManualFeed` when tests chose it). */
   marketSource: MarketDataSource;
+  /** Operator settings (the back office writes them through it). */
+  settings: SettingsService;
   hub: Hub;
 }

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seedReferenceData } from './db/seed.js';
+import { createLogger } from './log.js';
 import { createContext } from './modules.js';
 import { InMemoryEventBus, RedisEventBus } from './realtime/bus.js';
 
@@ -23,7 +23,7 @@ try {
   throw error;
 }
 
-const log = pino({ level: config.logLevel });
+const log = createLogger(config.logLevel);
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await database.migrate();
 await seedReferenceData(database.db);

@@ -2,6 +2,7 @@ import type { AppContext, CoreDeps } from './context.js';
 import { createAccountsModule, type AccountsOptions } from './modules/accounts/module.js';
 import { createContentModule } from './modules/content/module.js';
 import { createMarketModule } from './modules/market/module.js';
+import { createSettingsModule } from './modules/settings/module.js';
 import { createSocialModule } from './modules/social/module.js';
 import { createTradingModule } from './modules/trading/module.js';
 import { WalletService } from './modules/wallet/service.js';
@@ -9,7 +10,7 @@ import { createRealtimeModule } from './realtime/hub.js';
 
 /** Test seams: replaceable edges of modules (e.g. a captcha generator whose answers a test can read). */
 export interface ContextOverrides {
-  accounts?: Partial<Omit<AccountsOptions, 'wallet'>>;
+  accounts?: Partial<Omit<AccountsOptions, 'wallet' | 'settings'>>;
 }
 
 /**
@@ -18,9 +19,10 @@ export interface ContextOverrides {
  */
 export async function createContext(deps: CoreDeps, overrides: ContextOverrides = {}): Promise<AppContext> {
   const wallet = new WalletService(deps.database.db);
-  const accounts = createAccountsModule(deps, { wallet, ...overrides.accounts });
+  const settings = createSettingsModule(deps);
+  const accounts = createAccountsModule(deps, { wallet, settings: settings.service, ...overrides.accounts });
   const market = createMarketModule(deps);
-  const trading = createTradingModule(deps, { wallet, market: market.service });
+  const trading = createTradingModule(deps, { wallet, market: market.service, settings: settings.service });
   const content = createContentModule(deps);
   const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
   const realtime = createRealtimeModule({
@@ -31,9 +33,10 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   return {
     ...deps,
     resolveToken: accounts.service.resolveToken,
-    modules: [accounts.module, market.module, trading.module, content.module, social.module, realtime.module],
+    modules: [settings.module, accounts.module, market.module, trading.module, content.module, social.module, realtime.module],
     market: market.service,
     marketSource: market.source,
+    settings: settings.service,
     hub: realtime.hub,
   };
 }

@@ -27,7 +27,7 @@ describe.each(DB_KINDS)('accounts bad input on %s', (kind) => {
 
   beforeAll(async () => {
     server = await startAccountsServer(kind, { clock });
-    await query(server, `update settings set value = '3' where key = 'verify_reg_type'`);
+    await server.ctx.settings.set({ verify_reg_type: '3' });
     alice = await registerByEmail(server, 'alice@example.com');
     const demo = await server.send<{ token: string }>('GET', '/api/user/createAccountDemoForU');
     demoToken = demo.data.token;
@@ -156,7 +156,7 @@ describe.each(DB_KINDS)('accounts bad input on %s', (kind) => {
       [{ ...valid, password: undefined }, 'en', 'Please enter your password'],
       [{ ...valid, account: 'bob-at-example' }, 'en', 'Please enter a valid email address'],
       [{ ...valid, account: 'alice@example.com' }, 'en', 'This account is already registered'],
-      [{ ...valid, account: 'Alice@Example.com' }, 'pt', 'Esta conta já está registada'],
+      [{ ...valid, account: 'Alice@Example.com' }, 'pt', 'Esta conta já está cadastrada'],
       [{ ...valid, invite_code: 'NOPE2345' }, 'en', 'The invite code does not exist'],
       [{ ...valid }, 'en', 'Please request a verification code first'],
       [{ ...valid, type: '2', account: '91234567' }, 'en', 'Please choose a valid country or region code'],
@@ -197,7 +197,7 @@ describe.each(DB_KINDS)('accounts bad input on %s', (kind) => {
     });
 
     it('refuses a method the settings have closed', async () => {
-      await query(server, `update settings set value = '1' where key = 'verify_reg_type'`);
+      await server.ctx.settings.set({ verify_reg_type: '1' });
       try {
         await expectRefused(
           () => register({ ...valid, type: '2', area_id: hongKongId, mobile: '91234567', account: undefined }),
@@ -208,7 +208,7 @@ describe.each(DB_KINDS)('accounts bad input on %s', (kind) => {
           msg: 'Registration by this method is not available',
         });
       } finally {
-        await query(server, `update settings set value = '3' where key = 'verify_reg_type'`);
+        await server.ctx.settings.set({ verify_reg_type: '3' });
       }
     });
 
@@ -235,7 +235,7 @@ describe.each(DB_KINDS)('accounts bad input on %s', (kind) => {
       [{ account: `${'a'.repeat(255)}@example.com`, password: strongPassword }, 'en', 'The value is too long'],
       [{ account: 'nobody@example.com', password: strongPassword }, 'en', 'Incorrect account or password'],
       [{ account: 'alice@example.com', password: 'Wrong1234' }, 'en', 'Incorrect account or password'],
-      [{ account: 'alice@example.com', password: 'Wrong1234' }, 'hk', '賬號或密碼錯誤'],
+      [{ account: 'alice@example.com', password: 'Wrong1234' }, 'hk', '帳戶或密碼錯誤'],
       [{ account: '+852 0000', password: strongPassword }, 'en', 'Incorrect account or password'],
     ])('login %o (%s)', async (body, lang, msg) => {
       await expectRefused(() => post('/api/user/loginForU', body, { lang }), { msg });
@@ -252,10 +252,12 @@ describe.each(DB_KINDS)('accounts bad input on %s', (kind) => {
     });
 
     it('never logs into a real account by its uid', async () => {
-      await expectRefused(() => server.send('GET', `/api/user/createAccountDemoForU?demo_id=${alice.user.uid}`, { lang: 'tr' }), {
-        code: 1004,
-        msg: 'Demo hesabı mevcut değil',
-      });
+      const secret = 'a'.repeat(43);
+      await expectRefused(
+        () =>
+          server.send('GET', `/api/user/createAccountDemoForU?demo_id=${alice.user.uid}&demo_secret=${secret}`, { lang: 'tr' }),
+        { code: 1004, msg: 'Demo hesabı mevcut değil' },
+      );
     });
   });
 

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
+import type { DestinationStream } from 'pino';
 import { expect } from 'vitest';
+import type { Database } from '../src/db/client.js';
 import { svgCaptchaGenerator, type CaptchaGenerator } from '../src/modules/accounts/captcha.js';
+import type { EventBus } from '../src/realtime/bus.js';
 import { startTestServer, type DbKind, type TestServer } from './harness.js';
 
 /**
@@ -44,11 +47,21 @@ export interface AccountsServer extends TestServer {
 
 export async function startAccountsServer(
   kind: DbKind,
-  options: { env?: Record<string, string>; clock?: TestServer['clock'] } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: TestServer['clock'];
+    logStream?: DestinationStream;
+    /** One database and bus shared with other servers (several processes); the caller closes them. */
+    database?: Database;
+    bus?: EventBus;
+  } = {},
 ): Promise<AccountsServer> {
   const captcha = recordingCaptcha();
   const server = await startTestServer(kind, {
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.bus ? { bus: options.bus } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
     env: { TRUST_PROXY: 'true', ...options.env },
     overrides: { accounts: { captchaGenerator: captcha.generator } },
   });

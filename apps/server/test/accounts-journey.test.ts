@@ -155,7 +155,7 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
   });
 
   it('registers by phone and logs in with or without the dialling code', async () => {
-    const setPolicy = (type: string) => query(server, `update settings set value = '${type}' where key = 'verify_reg_type'`);
+    const setPolicy = (type: string) => server.ctx.settings.set({ verify_reg_type: type });
     await setPolicy('3');
     try {
       const areas = await server.send<{ id: number; code: string; global_code: string }[]>('GET', '/api/default/area_list');
@@ -196,8 +196,8 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
     }
   });
 
-  it('creates a demo account with the demo balance in the ledger and logs back into it by demo_id', async () => {
-    const demo = await server.send<{ token: string; user: UserView }>(
+  it('creates a demo account with the demo balance in the ledger and logs back into it with its device secret', async () => {
+    const demo = await server.send<{ token: string; user: UserView; demo_secret: string }>(
       'GET',
       '/api/user/createAccountDemoForU?timestamp=1700000000',
     );
@@ -213,7 +213,10 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
     );
     expect(money).toEqual({ balance: '100000.00', ledger: '100000.00', entries: '1', memo_key: 'ledger_demo_grant' });
 
-    const again = await server.send<{ token: string; user: UserView }>('GET', `/api/user/createAccountDemoForU?demo_id=${uid}`);
+    const again = await server.send<{ token: string; user: UserView }>(
+      'GET',
+      `/api/user/createAccountDemoForU?demo_id=${uid}&demo_secret=${demo.data.demo_secret}`,
+    );
     expect(again.code).toBe(1);
     expect(again.data.user.id).toBe(id);
     expect(again.data.token).not.toBe(demo.data.token);
@@ -225,6 +228,6 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
       lang: 'tw',
       form: { new_password: 'Whatever123', auth_code: '123456' },
     });
-    expect(blocked).toMatchObject({ status: 200, code: 1003, msg: '請註冊或登錄真實賬戶' });
+    expect(blocked).toMatchObject({ status: 200, code: 1003, msg: '請註冊或登入真實帳戶' });
   });
 });

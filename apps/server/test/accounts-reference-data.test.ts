@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { query, startAccountsServer, type AccountsServer } from './accounts-helpers.js';
+import { startAccountsServer, type AccountsServer } from './accounts-helpers.js';
 import { DB_KINDS } from './harness.js';
 
 describe.each(DB_KINDS)('area codes and settings on %s', (kind) => {
@@ -36,8 +36,7 @@ describe.each(DB_KINDS)('area codes and settings on %s', (kind) => {
   });
 
   it('answers the basic info, following the settings table', async () => {
-    await query(server, `update settings set value = 'https://chat.example.com' where key = 'service_link'`);
-    await query(server, `update settings set value = '3' where key = 'service_link_type'`);
+    await server.ctx.settings.set({ service_link: 'https://chat.example.com', service_link_type: '3' });
     const response = await server.send('GET', '/api/basicSet/getBasicInfo');
     expect(response).toMatchObject({ code: 1, msg: 'Success' });
     expect(response.data).toEqual({

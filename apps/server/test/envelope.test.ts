@@ -17,26 +17,18 @@ describe.each(DB_KINDS)('envelope on %s', (kind) => {
     expect(fallback.msg).toBe('請求的地址不存在');
   });
 
-  it('reads JSON, urlencoded and multipart bodies alike and ignores a timestamp parameter', async () => {
+  it('reads JSON and urlencoded bodies alike and ignores a timestamp parameter', async () => {
     const bodies: RequestInit[] = [
       { body: JSON.stringify({ account: 'nobody@example.com' }), headers: { 'content-type': 'application/json', lang: 'en' } },
       {
         body: new URLSearchParams({ account: 'nobody@example.com' }).toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded', lang: 'en' },
       },
-      {
-        body: (() => {
-          const form = new FormData();
-          form.set('account', 'nobody@example.com');
-          return form;
-        })(),
-        headers: { lang: 'en' },
-      },
     ];
     for (const init of bodies) {
       const response = await fetch(`${server.baseUrl}/api/user/loginForU?timestamp=1700000000000`, { method: 'POST', ...init });
       const json = (await response.json()) as { code: number; msg: string };
-      // The account arrived in every encoding: the complaint is the missing password.
+      // The account arrived in both encodings: the complaint is the missing password.
       expect(json).toMatchObject({ code: 1001, msg: 'Please enter your password' });
     }
   });

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import pino from 'pino';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/app.js';
 import { ManualClock, systemClock, type Clock } from '../src/clock.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { seedReferenceData } from '../src/db/seed.js';
+import { createLogger } from '../src/log.js';
 import { createContext, type ContextOverrides } from '../src/modules.js';
 import type { MarketService } from '../src/modules/market/api.js';
 import { ManualFeed } from '../src/modules/market/feed.js';
@@ -93,6 +94,8 @@ export async function startTestServer(
     database?: Database;
     /** An event bus shared with other servers (several processes); the caller closes it. */
     bus?: EventBus;
+    /** Where the server's log goes (at level info), for tests that read it; silent otherwise. */
+    logStream?: DestinationStream;
   } = {},
 ): Promise<TestServer> {
   const config = loadConfig({
@@ -110,7 +113,7 @@ export async function startTestServer(
     new InMemoryEventBus((error) => {
       throw error;
     });
-  const log = pino({ level: 'silent' });
+  const log = options.logStream ? createLogger('info', options.logStream) : createLogger('silent');
   const marketFeed = { source: options.market ?? 'manual', backfill: options.backfill ?? false };
   const ctx = await createContext({ config, database, bus, clock, log, marketFeed }, options.overrides);
   for (const module of ctx.modules) await module.seed?.();

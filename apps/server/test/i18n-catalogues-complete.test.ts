@@ -1,8 +1,12 @@
-import { LANGUAGES } from '@pipwise/domain';
+import { LANGUAGE_LOCALES, LANGUAGES } from '@pipwise/domain';
 import { describe, expect, it } from 'vitest';
-import { catalogues } from '../src/i18n/catalog.js';
+import { catalogues, type PluralText } from '../src/i18n/catalog.js';
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+/** A plural text's forms; a plain text is its own only form. */
+const forms = (text: string | PluralText | undefined): string[] =>
+  typeof text === 'object' ? Object.entries(text).flatMap(([name, form]) => (name === 'by' ? [] : [form])) : [text ?? ''];
+const other = (text: string | PluralText | undefined) => (typeof text === 'object' ? text.other : (text ?? ''));
 
 describe('message catalogues', () => {
   const entries = Object.entries(catalogues).flatMap(([name, catalogue]) =>
@@ -16,14 +20,40 @@ describe('message catalogues', () => {
 
   it.each(entries)('%s has every language, non-empty, with the same placeholders', (_key, texts) => {
     expect(Object.keys(texts).sort()).toEqual([...LANGUAGES].sort());
-    for (const language of LANGUAGES) expect(texts[language]?.trim(), language).toBeTruthy();
-    const expected = placeholders(texts.en ?? '');
-    for (const language of LANGUAGES) expect(placeholders(texts[language] ?? ''), language).toEqual(expected);
+    const expected = placeholders(other(texts.en));
+    for (const language of LANGUAGES) {
+      const text = texts[language];
+      for (const form of forms(text)) {
+        expect(form.trim(), language).toBeTruthy();
+        // A plural form may spell its number out ("ثانية واحدة") and drop the counted placeholder.
+        const counted = typeof text === 'object' ? text.by : null;
+        expect(
+          placeholders(form).filter((name) => name !== counted),
+          `${language}: ${form}`,
+        ).toEqual(expected.filter((name) => name !== counted));
+      }
+    }
+  });
+
+  it.each(entries)('%s has a form for every plural category its language has, counted by one of its params', (_key, texts) => {
+    for (const language of LANGUAGES) {
+      const text = texts[language];
+      if (typeof text !== 'object') continue;
+      expect(placeholders(other(texts.en)), `${language} counts by ${text.by}`).toContain(text.by);
+      const categories = new Intl.PluralRules(LANGUAGE_LOCALES[language]).resolvedOptions().pluralCategories;
+      expect(
+        Object.keys(text)
+          .filter((name) => name !== 'by')
+          .sort(),
+        language,
+      ).toEqual([...categories].sort());
+      expect(placeholders(text.other), language).toContain(text.by);
+    }
   });
 
   it('translates rather than copying English into other languages', () => {
     for (const [key, texts] of entries) {
-      const copies = LANGUAGES.filter((l) => l !== 'en' && texts[l] === texts.en);
+      const copies = LANGUAGES.filter((l) => l !== 'en' && other(texts[l]) === other(texts.en));
       // A few short words (e.g. "Email") may legitimately coincide in some languages; most must differ.
       expect(copies.length, `${key}: ${copies.join(',')}`).toBeLessThan(6);
     }

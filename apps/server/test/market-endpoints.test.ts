@@ -1,4 +1,4 @@
-import { ApiPath, type CategoryView, type KlinePointView, type SparklineView, type TradePairView } from '@pipwise/domain';
+import { ApiPath, dec, type CategoryView, type KlinePointView, type SparklineView, type TradePairView } from '@pipwise/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTRUMENT_SEEDS } from '../src/modules/market/catalog.js';
 import { DB_KINDS, ManualClock, startTestServer, type TestServer } from './harness.js';
@@ -65,6 +65,18 @@ describe.each(DB_KINDS)('market endpoints on %s', (kind) => {
     const bars = await server.call<KlinePointView[]>('GET', `${ApiPath.kline}?forex_id=${idOf('EURUSD')}&period=1min`);
     const minute = Math.floor(TUESDAY / 60_000) * 60;
     expect(bars.data.at(-1)).toMatchObject({ Time: minute, Close: 1.17362, High: 1.17362 });
+  });
+
+  it('names each quote currency and its USD rate, the rate orders are charged at', async () => {
+    server.feed.tick('USDJPY', '154.512');
+    const listed = (await server.call<TradePairView[]>('GET', ApiPath.tradeList)).data;
+    const rateOf = (code: string) => listed.find((pair) => pair.Code === code)!;
+    // 1 ÷ 154.512 to 12 significant digits: the rate a yen-quoted order is charged at.
+    expect(rateOf('JPN225')).toMatchObject({ QuoteCurrency: 'JPY', UsdRate: '0.00647198923061' });
+    expect(rateOf('USDJPY')).toMatchObject({ QuoteCurrency: 'JPY', UsdRate: '0.00647198923061' });
+    expect(rateOf('GER40')).toMatchObject({ QuoteCurrency: 'EUR', UsdRate: String(rateOf('EURUSD').ForexQuotations.Bid) });
+    expect(rateOf('XAUUSD')).toMatchObject({ QuoteCurrency: 'USD', UsdRate: '1' });
+    for (const pair of listed) expect(dec(pair.UsdRate).gt(0)).toBe(true);
   });
 
   it('builds aligned bars from ticks and persists them, ascending, with limit and end', async () => {

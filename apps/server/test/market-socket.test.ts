@@ -149,6 +149,8 @@ describe.each(DB_KINDS)('live socket on %s (manual prices)', (kind) => {
     server.feed.tick('USDJPY', '155.000');
     await socket.settle();
     expect(socket.of<DayMarketView>('DAY_MARKET').map((d) => d.symbol)).toEqual(['USDJPY']);
+    // The yen's USD rate travels with the quote, so estimates convert at the rate orders are charged at.
+    expect(socket.of<DayMarketView>('DAY_MARKET')[0]!.usd_rate).toBe('0.00645161290323');
 
     const oversized = await open();
     oversized.send({ type: 'sub', topic: 'x'.repeat(DEFAULT_HUB_OPTIONS.maxPayload) });

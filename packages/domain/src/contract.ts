@@ -33,11 +33,13 @@ export const ApiPath = {
 
 export const SOCKET_PATH = '/v1/ws';
 
-/** Server → client socket message types (DESIGN §4). */
+/** Server → client socket message types (docs/architecture.md, "Socket"). */
 export const SocketTopic = {
   dayMarket: 'DAY_MARKET',
   forexTrade: 'FOREX_TRADE',
   forexClosed: 'FOREX_CLOSED',
+  /** Ids of pending orders that filled (they moved from the pending list to the holding list). */
+  forexFilled: 'FOREX_FILLED',
   klinePrefix: 'KLINE.',
 } as const;
 

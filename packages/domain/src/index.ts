@@ -1,6 +1,7 @@
 export * from './contract.js';
 export * from './errors.js';
 export * from './languages.js';
+export * from './i18n/glossary.js';
 export * from './market.js';
 export * from './money.js';
 export * from './trading.js';
@@ -9,3 +10,5 @@ export * from './schemas/common.js';
 export * from './schemas/content.js';
 export * from './schemas/social.js';
 export * from './schemas/trading.js';
+export * from './views/envelope.js';
+export * from './views/trading.js';

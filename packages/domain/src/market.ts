@@ -159,6 +159,13 @@ export interface TradePairView {
   MarginMode: number;
   HasForexMultiple: { Value: number }[];
   ForexQuotations: ForexQuotationView;
+  /** The currency prices are quoted in: margins and P&L are converted from it into USD. */
+  QuoteCurrency: string;
+  /**
+   * USD per unit of the quote currency at this quote, the rate orders are charged at; decimal text,
+   * so the order ticket's estimate converts exactly as the server does.
+   */
+  UsdRate: string;
 }
 
 export interface CategoryView {
@@ -184,6 +191,8 @@ export interface DayMarketView {
   status: 0 | 1;
   /** When the quote was made, milliseconds since the epoch. */
   time: number;
+  /** USD per unit of the quote currency at this quote (TradePairView.UsdRate). */
+  usd_rate: string;
 }
 
 export interface SparklineView {

@@ -4,12 +4,14 @@ import { Dec, dec, roundBalance, roundPrice, roundProfit } from './money.js';
 import {
   accountFigures,
   bookProfit,
+  chargePrice,
   entryPrice,
   exitPrice,
   fillDirection,
   isStopOut,
   lotError,
   margin,
+  orderCharges,
   OrderSide,
   pendingReached,
   profit,
@@ -88,6 +90,60 @@ describe('fee', () => {
           expect(fee.isNegative()).toBe(false);
           const doubled = tradeFee({ feeType, lots: dec(lots).times(2), feeRate: rate, margin: dec(m).times(2) });
           expect(doubled.equals(fee.times(2))).toBe(true);
+        },
+      ),
+    );
+  });
+});
+
+describe('order charges', () => {
+  it('are charged at the ask for a buy, the bid for a sell and the target for a pending order', () => {
+    const quote = { bid: '43708.2', ask: '43712.7' };
+    expect(chargePrice(OrderSide.buy, quote).toFixed()).toBe('43712.7');
+    expect(chargePrice(OrderSide.sell, quote).toFixed()).toBe('43708.2');
+    expect(chargePrice(OrderSide.sell, quote, '41000').toFixed()).toBe('41000');
+    expect(chargePrice(OrderSide.buy, quote, null).toFixed()).toBe('43712.7');
+  });
+
+  it('convert a yen-quoted index to USD: JPN225 0.3 lot at 10× (the ticket once showed 1,276.89 / 6.38)', () => {
+    const charges = orderCharges({
+      lots: '0.3',
+      contractSize: '1',
+      marginMode: 2,
+      price: '43712.7',
+      leverage: 10,
+      usdRate: dec(1).dividedBy('154.512'),
+      feeType: 2,
+      feeRate: '0.005',
+    });
+    expect(charges.margin.toFixed()).toBe('8.487244');
+    expect(charges.fee.toFixed()).toBe('0.04');
+  });
+
+  it('round the margin to 6 decimals and take the fee from the unrounded margin', () => {
+    const base = { lots: '0.1', contractSize: '1', marginMode: 2, price: '9.999999', leverage: 1, usdRate: 1, feeRate: '0.005' };
+    const charges = orderCharges({ ...base, feeType: 2 });
+    expect(charges.margin.toFixed()).toBe('1');
+    // 0.9999999 × 0.005 = 0.0049999995: a fee taken from the rounded margin would be 0.01.
+    expect(charges.fee.toFixed()).toBe('0');
+    expect(orderCharges({ ...base, feeType: 1 }).fee.toFixed()).toBe('0');
+  });
+
+  it('equal the margin and fee functions rounded at the boundary, for any input', () => {
+    fc.assert(
+      fc.property(
+        decimalText(50, 2),
+        decimalText(100000, 5),
+        fc.constantFrom(1, 10, 100, 500),
+        fc.constantFrom(1, 2),
+        fc.constantFrom(1, 2),
+        decimalText(2, 8),
+        (lots, price, leverage, marginMode, feeType, usdRate) => {
+          const input = { lots, contractSize: '100', marginMode, price, leverage, usdRate };
+          const charges = orderCharges({ ...input, feeType, feeRate: '0.005' });
+          const unrounded = margin(input);
+          expect(charges.margin.equals(roundProfit(unrounded))).toBe(true);
+          expect(charges.fee.equals(roundBalance(tradeFee({ feeType, lots, feeRate: '0.005', margin: unrounded })))).toBe(true);
         },
       ),
     );

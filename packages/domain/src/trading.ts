@@ -1,10 +1,10 @@
-import { Dec, dec, roundBalance, type DecimalInput } from './money.js';
+import { Dec, dec, roundBalance, roundProfit, type DecimalInput } from './money.js';
 
 /**
- * Trading math of the B-book model (DESIGN §5, spec §9). Pure functions on Decimal: the server charges
+ * Trading math of the B-book model (docs/architecture.md, spec §9). Pure functions on Decimal: the server charges
  * and the order form estimates with the same code. Nothing here rounds; callers round where a value
- * leaves (balances 2, profits/margins 6, prices per instrument) — except `withdrawReceived`, whose spec
- * formula itself says "to 2 decimals".
+ * leaves (balances 2, profits/margins 6, prices per instrument) — except `orderCharges`, the amounts an
+ * order is charged, and `withdrawReceived`, whose spec formula itself says "to 2 decimals".
  */
 
 export const OrderSide = { buy: 1, sell: 2 } as const;
@@ -72,6 +72,27 @@ export const toUsd = (amount: DecimalInput, usdRate: DecimalInput): Dec => dec(a
 /** Opening fee in USD: per lot when trade_fee_type is 1, otherwise a share of the margin. */
 export function tradeFee(input: { feeType: number; lots: DecimalInput; feeRate: DecimalInput; margin: DecimalInput }): Dec {
   return input.feeType === FEE_TYPE_PER_LOT ? dec(input.lots).times(input.feeRate) : dec(input.margin).times(input.feeRate);
+}
+
+/** The price an order's margin is charged at: a pending order's target, otherwise its side's entry price. */
+export const chargePrice = (side: OrderSideValue, quote: BidAsk, target?: DecimalInput | null): Dec =>
+  target != null ? dec(target) : entryPrice(side, quote);
+
+export interface ChargeInput extends MarginInput {
+  feeType: number;
+  feeRate: DecimalInput;
+}
+
+/**
+ * What opening an order costs, as charged and as estimated on the order ticket: the margin rounded to
+ * 6 decimals and the fee to 2, the fee taken from the unrounded margin so rounding happens only once.
+ */
+export function orderCharges(input: ChargeInput): { margin: Dec; fee: Dec } {
+  const marginUsd = margin(input);
+  return {
+    margin: roundProfit(marginUsd),
+    fee: roundBalance(tradeFee({ feeType: input.feeType, lots: input.lots, feeRate: input.feeRate, margin: marginUsd })),
+  };
 }
 
 export interface PositionInput {

@@ -47,6 +47,12 @@ export const users = pgTable(
     invitedBy: bigint('invited_by', { mode: 'number' }),
     createdAt: createdAt(),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }),
+    /** The language of the user's last registration or login: mail sent unasked (a login alert) uses it. */
+    lang: text('lang'),
+    /** sha256 of the secret a demo account's device keeps; the uid alone is public and never logs in. */
+    demoSecretHash: text('demo_secret_hash'),
+    /** When the owner was last told of wrong passwords: once a day, whichever process sees them. */
+    loginAlertAt: timestamp('login_alert_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
@@ -77,13 +83,35 @@ export const verificationCodes = pgTable(
     channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
     destination: text('destination').notNull(),
     purpose: smallint('purpose').notNull(),
+    /** The account a reset code was sent for, so daily caps hold across its e-mail and phone. */
+    userId: bigint('user_id', { mode: 'number' }),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
-  (t) => [index('verification_codes_destination_idx').on(t.destination, t.purpose, t.createdAt)],
+  (t) => [
+    index('verification_codes_destination_idx').on(t.destination, t.purpose, t.createdAt),
+    index('verification_codes_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * Wrong passwords still inside their limit's window, a row per counted key (`scope` names the limit; `key`
+ * the account, or the account and address): shared by every process and kept across restarts.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** The times of the key's failures within the window, never more than the limit's number. */
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }).array().notNull(),
+    /** When the newest of them leaves the window: from then on the row may be swept. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('login_failures_expires_idx').on(t.scope, t.expiresAt)],
 );
 
 export const captchas = pgTable('captchas', {

@@ -1,13 +1,8 @@
-import { AppError, ResponseCode, resolveLanguage, type Language } from '@pipwise/domain';
+import { AppError, ResponseCode, type Envelope, type Language } from '@pipwise/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hasMessage, translate } from '../i18n/catalog.js';
-
-export interface Envelope<T = unknown> {
-  code: number;
-  msg: string;
-  data: T;
-}
+import { requestLanguage } from './transport.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,8 +38,7 @@ function envelopeFor(request: FastifyRequest, error: AppError): Envelope<null> {
 export function registerEnvelope(app: FastifyInstance) {
   app.decorateRequest('lang', 'hk');
   app.addHook('onRequest', async (request) => {
-    const header = request.headers.lang;
-    request.lang = resolveLanguage(Array.isArray(header) ? header[0] : header);
+    request.lang = requestLanguage(request.headers);
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -53,7 +47,11 @@ export function registerEnvelope(app: FastifyInstance) {
 
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply: FastifyReply) => {
     if (error instanceof AppError) {
-      if (error.kind === 'tooManyRequests') return reply.code(429).send(envelopeFor(request, error));
+      if (error.kind === 'tooManyRequests') {
+        // Every 429 says when to come back; the limiter that refused knows best, a minute otherwise.
+        const retryAfter = error.params.retry_after ?? 60;
+        return reply.code(429).header('retry-after', String(retryAfter)).send(envelopeFor(request, error));
+      }
       return reply.code(200).send(envelopeFor(request, error));
     }
     const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
@@ -62,6 +60,8 @@ export function registerEnvelope(app: FastifyInstance) {
         .code(429)
         .send({ code: ResponseCode.tooManyRequests, msg: translate(request.lang, 'too_many_requests'), data: null });
     }
+    // A body refused by its size or type was not read: closing the connection spares reading the rest.
+    if (statusCode === 413 || statusCode === 415) void reply.header('connection', 'close');
     if (statusCode === 413) {
       return reply
         .code(413)

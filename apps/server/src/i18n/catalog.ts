@@ -1,4 +1,4 @@
-import { LANGUAGES, resolveLanguage, type Language } from '@pipwise/domain';
+import { LANGUAGE_LOCALES, LANGUAGES, resolveLanguage, type Language } from '@pipwise/domain';
 import core from './core.messages.json' with { type: 'json' };
 import accounts from '../modules/accounts/messages.json' with { type: 'json' };
 import wallet from '../modules/wallet/messages.json' with { type: 'json' };
@@ -6,12 +6,18 @@ import market from '../modules/market/messages.json' with { type: 'json' };
 import trading from '../modules/trading/messages.json' with { type: 'json' };
 import content from '../modules/content/messages.json' with { type: 'json' };
 
+/**
+ * A text where a number meets a noun ("1 minute", "5 minutes"; Russian and Arabic have more forms): one
+ * template per plural category of the language (Intl.PluralRules), chosen by the number in param `by`.
+ */
+export type PluralText = { by: string } & Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
 /** One message key → its text in every language. Each module owns a catalogue file beside its code. */
-export type Catalogue = Record<string, Partial<Record<Language, string>>>;
+export type Catalogue = Record<string, Partial<Record<Language, string | PluralText>>>;
 
 export const catalogues: Record<string, Catalogue> = { core, accounts, wallet, trading, market, content };
 
-const messages = new Map<string, Partial<Record<Language, string>>>();
+const messages = new Map<string, Partial<Record<Language, string | PluralText>>>();
 for (const [name, catalogue] of Object.entries(catalogues)) {
   for (const [key, texts] of Object.entries(catalogue)) {
     if (messages.has(key)) throw new Error(`message key ${key} of catalogue ${name} is defined twice`);
@@ -21,13 +27,24 @@ for (const [name, catalogue] of Object.entries(catalogues)) {
 
 export const hasMessage = (key: string) => messages.has(key);
 
-/** Text of `key` in `lang` with `{{name}}` placeholders filled; English, then the key, when missing. */
+/** Text of `key` in `lang` (its plural form for the counted param) with `{{name}}` placeholders filled; English, then the key, when missing. */
 export function translate(lang: string, key: string, params: Record<string, string | number> = {}): string {
   const texts = messages.get(key);
   const language = resolveLanguage(lang);
-  const template = texts?.[language] ?? texts?.en ?? key;
+  const text = texts?.[language] ?? texts?.en ?? key;
+  const template = typeof text === 'string' ? text : pluralForm(language, text, params);
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
 }
 
-export const allMessageKeys = () => [...messages.keys()];
+const pluralRules = Object.fromEntries(
+  LANGUAGES.map((language) => [language, new Intl.PluralRules(LANGUAGE_LOCALES[language])]),
+) as Record<Language, Intl.PluralRules>;
+
+/** The template of the category the counted number falls in (a decimal such as "0.01" counts too). */
+function pluralForm(language: Language, text: PluralText, params: Record<string, string | number>): string {
+  const count = Number(params[text.by]);
+  const category = Number.isFinite(count) ? pluralRules[language].select(count) : 'other';
+  return text[category] ?? text.other;
+}
+
 export { LANGUAGES };

@@ -4,9 +4,11 @@ import { SOCKET_PATH, SocketTopic } from '@pipwise/domain';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
 import type { Module } from '../context.js';
 import type { Principal, TokenResolver } from '../http/auth.js';
 import type { EventBus } from './bus.js';
+import { LoginGuard, type LoginGuardOptions } from './login-guard.js';
 
 /**
  * Socket delivery goes through the bus so that any process (the engine, another gateway) can push to
@@ -16,7 +18,7 @@ declare module './bus.js' {
   interface BusEvents {
     /** To every connection subscribed to `topic` (DAY_MARKET, KLINE.<code>). */
     'realtime.topic': { topic: string; data: unknown };
-    /** To the connections logged in as `userId` and subscribed to `topic` (FOREX_TRADE, FOREX_CLOSED). */
+    /** To the connections logged in as `userId` and subscribed to `topic` (FOREX_TRADE, FOREX_CLOSED, FOREX_FILLED). */
     'realtime.user': { userId: number; topic: string; data: unknown };
   }
 }
@@ -36,6 +38,17 @@ export interface HubOptions {
   drainIntervalMs: number;
   /** Messages that may wait behind a login or logout (a database look-up) before further ones are dropped. */
   maxBacklog: number;
+  /** Sockets one address may hold open at once (SOCKETS_PER_ADDRESS unless given here). */
+  maxConnectionsPerAddress: number;
+  /**
+   * A connection may send this many messages per second on average, in bursts up to `messageBurst` (a
+   * reconnect re-sends the login and every subscription at once); beyond, it is closed.
+   */
+  messagesPerSecond: number;
+  messageBurst: number;
+  /** Failed logins after which a connection is closed: a client with a stale token fails once. */
+  maxFailedLogins: number;
+  loginGuard: Partial<LoginGuardOptions>;
 }
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
@@ -48,10 +61,18 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   sweepIntervalMs: 5_000,
   drainIntervalMs: 50,
   maxBacklog: 64,
+  maxConnectionsPerAddress: 100,
+  messagesPerSecond: 20,
+  messageBurst: 100,
+  maxFailedLogins: 3,
+  loginGuard: {},
 };
 
+/** Close code for a client that broke the rules (flooding, repeated bad logins). */
+export const POLICY_VIOLATION = 1008;
+
 /** Topics whose payload is a list that a slow consumer must receive whole: pending lists are merged. */
-const ACCUMULATING_TOPICS = new Set<string>([SocketTopic.forexClosed]);
+const ACCUMULATING_TOPICS = new Set<string>([SocketTopic.forexClosed, SocketTopic.forexFilled]);
 const MAX_ACCUMULATED_ITEMS = 1000;
 const TOPIC_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_LOGGED_BAD_FRAMES = 3;
@@ -72,6 +93,12 @@ class Connection {
   lastSeen: number;
   lastPing = 0;
   badFrames = 0;
+  failedLogins = 0;
+  /** Message allowance of the rate limit (a token bucket refilled by elapsed time). */
+  allowance: number;
+  allowanceAt = performance.now();
+  /** Closed for a violation: whatever else it sends is ignored. */
+  refused = false;
   /** Messages that arrived while a login or logout was being looked up; handled in order after it. */
   readonly backlog: ClientMessage[] = [];
   busy = false;
@@ -80,9 +107,12 @@ class Connection {
 
   constructor(
     readonly ws: WebSocket,
+    readonly address: string,
     now: number,
+    burst: number,
   ) {
     this.lastSeen = now;
+    this.allowance = burst;
   }
 }
 
@@ -102,10 +132,11 @@ export interface HubDeps {
   resolveToken: TokenResolver;
   /** The accounts service's logout: revokes the token for HTTP and every socket. */
   revokeToken: (token: string) => Promise<void>;
+  config: Pick<Config, 'trustProxy' | 'allowedOrigins' | 'socketsPerAddress'>;
 }
 
 /**
- * The WebSocket hub (DESIGN §4). A broadcast serialises its frame once and hands the same buffer to
+ * The WebSocket hub (docs/architecture.md, "Socket"). A broadcast serialises its frame once and hands the same buffer to
  * every subscriber; a congested connection keeps only the latest frame per topic until its buffer
  * drains, so memory per connection is bounded by its subscriptions, never by the feed's rate.
  */
@@ -115,6 +146,9 @@ export class Hub {
   private readonly topics = new Map<string, Set<Connection>>();
   private readonly users = new Map<number, Set<Connection>>();
   private readonly congested = new Set<Connection>();
+  private readonly perAddress = new Map<string, number>();
+  private readonly loginGuard: LoginGuard;
+  private readonly allowedOrigins: Set<string>;
   private readonly corked = new Set<Connection>();
   private readonly unsubscribers: (() => void)[] = [];
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -126,7 +160,9 @@ export class Hub {
     private readonly deps: HubDeps,
     options: Partial<HubOptions> = {},
   ) {
-    this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
+    this.options = { ...DEFAULT_HUB_OPTIONS, maxConnectionsPerAddress: deps.config.socketsPerAddress, ...options };
+    this.loginGuard = new LoginGuard(deps.clock, this.options.loginGuard);
+    this.allowedOrigins = new Set(deps.config.allowedOrigins);
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: this.options.maxPayload,
@@ -153,18 +189,49 @@ export class Hub {
   }
 
   private handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
+    const refuse = (status: string, extra = '') =>
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${extra}Content-Length: 0\r\n\r\n`);
     const pathname = (request.url ?? '/').split('?')[0];
-    if (pathname !== SOCKET_PATH || this.closing || this.connections.size >= this.options.maxConnections) {
-      const status = pathname !== SOCKET_PATH ? '404 Not Found' : '503 Service Unavailable';
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      return;
-    }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws));
+    if (pathname !== SOCKET_PATH) return refuse('404 Not Found');
+    // Another site's page must not ride on the visitor's connection (cross-site WebSocket hijacking).
+    if (!this.originAllowed(request)) return refuse('403 Forbidden');
+    if (this.closing || this.connections.size >= this.options.maxConnections) return refuse('503 Service Unavailable');
+    const address = this.clientAddress(request);
+    const blockedFor = this.loginGuard.blockedFor(address);
+    if (blockedFor > 0) return refuse('429 Too Many Requests', `Retry-After: ${blockedFor}\r\n`);
+    if ((this.perAddress.get(address) ?? 0) >= this.options.maxConnectionsPerAddress) return refuse('429 Too Many Requests');
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, address));
   }
 
-  private accept(ws: WebSocket) {
-    const conn = new Connection(ws, this.now());
+  /**
+   * Browsers always send Origin on a WebSocket upgrade: it must be this server's own (the Host the page
+   * was loaded from) or a configured one. Other clients send none and are let through: without a
+   * browser's cookies or stored token there is nothing of the visitor's to ride on.
+   */
+  private originAllowed(request: IncomingMessage): boolean {
+    const origin = request.headers.origin;
+    if (origin === undefined) return true;
+    if (this.allowedOrigins.has(origin)) return true;
+    let host: string;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      return false;
+    }
+    const forwarded = this.deps.config.trustProxy ? firstValue(request.headers['x-forwarded-host']) : undefined;
+    return host === (forwarded ?? request.headers.host)?.toLowerCase();
+  }
+
+  /** The client's address as the HTTP routes see it: behind a trusted proxy, the first forwarded one. */
+  private clientAddress(request: IncomingMessage): string {
+    const forwarded = this.deps.config.trustProxy ? firstValue(request.headers['x-forwarded-for']) : undefined;
+    return forwarded || (request.socket.remoteAddress ?? 'unknown');
+  }
+
+  private accept(ws: WebSocket, address: string) {
+    const conn = new Connection(ws, address, this.now(), this.options.messageBurst);
     this.connections.add(conn);
+    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
     ws.on('message', (raw, isBinary) => this.receive(conn, raw, isBinary));
     ws.on('pong', () => {
       conn.lastSeen = this.now();
@@ -192,8 +259,30 @@ export class Hub {
     if (conn.badFrames <= MAX_LOGGED_BAD_FRAMES) this.deps.log.warn({ reason }, 'ignored a malformed socket message');
   }
 
+  /** Closes a connection that broke a rule; anything it sends meanwhile is ignored. */
+  private refuse(conn: Connection, reason: string) {
+    if (conn.refused) return;
+    conn.refused = true;
+    conn.backlog.length = 0;
+    this.deps.log.info({ address: conn.address, reason }, 'closed a socket');
+    conn.ws.close(POLICY_VIOLATION, reason);
+  }
+
+  /** Token bucket: refilled by elapsed (monotonic) time, one token per message. */
+  private withinRate(conn: Connection): boolean {
+    const now = performance.now();
+    const { messagesPerSecond, messageBurst } = this.options;
+    conn.allowance = Math.min(messageBurst, conn.allowance + ((now - conn.allowanceAt) / 1000) * messagesPerSecond);
+    conn.allowanceAt = now;
+    if (conn.allowance < 1) return false;
+    conn.allowance--;
+    return true;
+  }
+
   private receive(conn: Connection, raw: RawData, isBinary: boolean) {
+    if (conn.refused) return;
     conn.lastSeen = this.now();
+    if (!this.withinRate(conn)) return this.refuse(conn, 'too many messages');
     if (isBinary) return this.bad(conn, 'binary frame');
     let message: unknown;
     try {
@@ -247,10 +336,20 @@ export class Hub {
 
   private login(conn: Connection, token: unknown): Promise<void> | void {
     if (conn.principal) return;
-    if (typeof token !== 'string' || token.length === 0 || token.length > 256) return this.bad(conn, 'login without token');
+    if (typeof token !== 'string' || token.length === 0 || token.length > 256) {
+      this.bad(conn, 'login without token');
+      return this.failedLogin(conn);
+    }
+    if (this.loginGuard.blockedFor(conn.address) > 0) return this.refuse(conn, 'too many failed logins');
     const raw = token.replace(/^Bearer\s+/i, '').trim();
+    if (this.loginGuard.isRejected(raw)) return this.failedLogin(conn);
     return this.deps.resolveToken(raw).then((principal) => {
-      if (!principal || conn.ws.readyState !== WebSocket.OPEN) return;
+      if (!principal) {
+        this.loginGuard.rememberRejected(raw);
+        this.loginGuard.recordFailure(conn.address);
+        return this.failedLogin(conn);
+      }
+      if (conn.ws.readyState !== WebSocket.OPEN) return;
       conn.principal = principal;
       conn.token = raw;
       const set = this.users.get(principal.userId) ?? new Set();
@@ -259,6 +358,18 @@ export class Hub {
       // The risk engine pushes FOREX_TRADE only to users with a logged-in socket somewhere.
       if (set.size === 1) this.deps.bus.publish('realtime.presence', { userId: principal.userId, online: true });
     });
+  }
+
+  /**
+   * Every failure counts against the connection; only database look-ups count against the address (its
+   * budget bounds what the database pays), so clients behind one address retrying a stale token from
+   * memory do not lock each other out. Either running out closes the connection.
+   */
+  private failedLogin(conn: Connection) {
+    conn.failedLogins++;
+    if (conn.failedLogins >= this.options.maxFailedLogins || this.loginGuard.blockedFor(conn.address) > 0) {
+      this.refuse(conn, 'too many failed logins');
+    }
   }
 
   private logout(conn: Connection): Promise<void> | void {
@@ -306,7 +417,10 @@ export class Hub {
   }
 
   private forget(conn: Connection) {
-    this.connections.delete(conn);
+    if (!this.connections.delete(conn)) return;
+    const count = (this.perAddress.get(conn.address) ?? 1) - 1;
+    if (count > 0) this.perAddress.set(conn.address, count);
+    else this.perAddress.delete(conn.address);
     this.congested.delete(conn);
     this.dropLogin(conn);
     for (const topic of conn.subscriptions) {
@@ -419,6 +533,7 @@ export class Hub {
 
   /** Terminates connections silent past the limit (two pings unanswered) and pings the quiet ones. */
   sweep() {
+    this.loginGuard.sweep();
     const now = this.now();
     for (const conn of this.connections) {
       const silent = now - conn.lastSeen;
@@ -466,6 +581,11 @@ export class Hub {
       maxBufferedAmount,
     };
   }
+}
+
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.split(',')[0]?.trim().toLowerCase() || undefined;
 }
 
 /** KLINE frames carry every period on one topic: the latest bar of each period is kept, not just one. */

@@ -1,22 +1,18 @@
 import { z } from 'zod';
 import { CodePurpose } from '../contract.js';
-import { intFromInput, optionalText, requiredText } from './common.js';
+import { intFromInput, optionalText, requiredText, safeText } from './common.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 64;
 
 /** 8–64 characters with at least one letter and one digit. */
 export const password = (requiredKey = 'password_required') =>
-  z
-    .string({ error: requiredKey })
+  safeText(requiredKey)
     .min(1, { error: requiredKey })
     .min(PASSWORD_MIN, { error: 'password_rules' })
     .max(PASSWORD_MAX, { error: 'password_rules' })
     .regex(/\p{L}/u, { error: 'password_rules' })
     .regex(/\p{Nd}/u, { error: 'password_rules' });
-
-/** Whether a password meets the rules; the web form uses it to explain before submitting. */
-export const isValidPassword = (value: string) => password().safeParse(value).success;
 
 const code = requiredText('code_required', 6).regex(/^\d{6}$/, { error: 'code_invalid' });
 
@@ -30,13 +26,16 @@ export const AccountType = { email: 1, phone: 2 } as const;
 /** `verify_reg_type` setting: which registration methods are offered. */
 export const VerifyRegType = { email: 1, phone: 2, either: 3 } as const;
 
+/**
+ * spec §7: account, password, login_type. `key` and `captcha` (as for send_email) are needed only once an
+ * account has had several wrong passwords: the answer `captcha_required` asks for them.
+ */
 export const ZLoginRequest = z.object({
   account: requiredText('account_required', 254),
-  password: z
-    .string({ error: 'password_required' })
-    .min(1, { error: 'password_required' })
-    .max(PASSWORD_MAX, { error: 'field_too_long' }),
+  password: safeText('password_required').min(1, { error: 'password_required' }).max(PASSWORD_MAX, { error: 'field_too_long' }),
   login_type: optionalText(16),
+  key: optionalText(64),
+  captcha: optionalText(16),
 });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 
@@ -50,7 +49,7 @@ export const ZRegisterRequest = z
     area_id: intFromInput('area_invalid').optional(),
     account: optionalText(254),
     password: password(),
-    re_password: z.string({ error: 'password_mismatch' }).max(PASSWORD_MAX, { error: 'field_too_long' }),
+    re_password: safeText('password_mismatch').max(PASSWORD_MAX, { error: 'field_too_long' }),
     invite_code: optionalText(32),
     sms_code: code,
     key: optionalText(64),
@@ -89,21 +88,35 @@ export const ZForgetPasswordRequest = z
     account: requiredText('account_required', 254),
     area_id: intFromInput('area_invalid').optional(),
     new_password: password('form_incomplete'),
-    secondary_password: z.string({ error: 'form_incomplete' }).max(PASSWORD_MAX, { error: 'field_too_long' }),
+    secondary_password: safeText('form_incomplete').max(PASSWORD_MAX, { error: 'field_too_long' }),
     auth_code: code,
   })
   .refine((body) => body.new_password === body.secondary_password, { error: 'password_mismatch', path: ['secondary_password'] });
 export type TForgetPasswordRequest = z.infer<typeof ZForgetPasswordRequest>;
 
-/** `demo_id` is the uid of an existing demo account to log back into. */
-export const ZDemoRequest = z.object({
-  demo_id: optionalText(32).pipe(
-    z
-      .string()
-      .regex(/^\d{1,12}$/, { error: 'demo_not_found' })
-      .optional(),
-  ),
-});
+/**
+ * Without fields: a new demo account, whose answer carries `demo_secret` once. With `demo_id` (its uid,
+ * which is public) and that `demo_secret` (kept by the device): a new session of the same demo account.
+ */
+export const ZDemoRequest = z
+  .object({
+    demo_id: optionalText(32).pipe(
+      z
+        .string()
+        .regex(/^\d{1,12}$/, { error: 'demo_not_found' })
+        .optional(),
+    ),
+    demo_secret: optionalText(64).pipe(
+      z
+        .string()
+        .regex(/^[\w-]{20,64}$/, { error: 'demo_not_found' })
+        .optional(),
+    ),
+  })
+  .refine((query) => (query.demo_id === undefined) === (query.demo_secret === undefined), {
+    error: 'demo_not_found',
+    path: ['demo_secret'],
+  });
 
 export const ZSettingQuery = z.object({ key: requiredText('setting_key_required', 64) });
 
@@ -133,6 +146,11 @@ export interface UserView {
 export interface SessionView {
   token: string;
   user: UserView;
+}
+
+/** A new demo account's session: `demo_secret` is shown only here and is needed to come back to it. */
+export interface DemoSessionView extends SessionView {
+  demo_secret?: string;
 }
 
 export interface AreaView {

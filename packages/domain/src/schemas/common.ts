@@ -4,28 +4,45 @@ import { z } from 'zod';
  * Form-encoded bodies carry every value as text; these helpers accept both JSON and form shapes and
  * attach a message key (translated by the server) to each failure.
  */
+/** C0 controls and DEL: a NUL cannot even be stored in PostgreSQL text, the rest only hide or break lines. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
+
+/**
+ * Any single-line text input: control characters are invalid input, refused before anything reaches the
+ * database or a log. Every string a schema accepts starts here (a future multiline field would allow
+ * only \n and \t on top).
+ */
+export const safeText = (messageKey = 'field_invalid') =>
+  z.string({ error: messageKey }).refine((value) => !CONTROL_CHARACTERS.test(value), { error: 'field_invalid' });
+
 export const requiredText = (messageKey: string, max = 255) =>
-  z.string({ error: messageKey }).trim().min(1, { error: messageKey }).max(max, { error: 'field_too_long' });
+  safeText(messageKey).trim().min(1, { error: messageKey }).max(max, { error: 'field_too_long' });
 
 export const optionalText = (max = 255) =>
-  z
-    .string({ error: 'field_invalid' })
+  safeText()
     .trim()
     .max(max, { error: 'field_too_long' })
     .optional()
     .transform((value) => (value === '' ? undefined : value));
 
-export const intFromInput = (messageKey: string) =>
-  z.coerce.number({ error: messageKey }).int({ error: messageKey }).safe({ error: messageKey });
+/** Query strings and forms carry numbers as text: plain decimal digits are read as the number they spell. */
+const digitsToNumber = (value: unknown) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value);
 
-export const positiveIntId = (messageKey: string) => intFromInput(messageKey).positive({ error: messageKey });
+/**
+ * An integer: a JSON number, or plain decimal digits from a query or form. Nothing else is read as a
+ * number (coercion took "0x10" for 16, true for 1, and null, false, "" and [] for 0). `rules` adds
+ * bounds to the number.
+ */
+export const intFromInput = (messageKey: string, rules: (number: z.ZodNumber) => z.ZodNumber = (number) => number) =>
+  z.preprocess(digitsToNumber, rules(z.number({ error: messageKey }).int({ error: messageKey }).safe({ error: messageKey })));
+
+export const positiveIntId = (messageKey: string, rules: (number: z.ZodNumber) => z.ZodNumber = (number) => number) =>
+  intFromInput(messageKey, (number) => rules(number.positive({ error: messageKey })));
 
 /** Paging used by every list endpoint: page starts at 1, fixed page size chosen by the server. */
 export const pageQuery = z.object({
-  page: z.coerce
-    .number({ error: 'page_invalid' })
-    .int({ error: 'page_invalid' })
-    .min(1, { error: 'page_invalid' })
-    .max(1_000_000, { error: 'page_invalid' })
-    .default(1),
+  page: intFromInput('page_invalid', (number) =>
+    number.min(1, { error: 'page_invalid' }).max(1_000_000, { error: 'page_invalid' }),
+  ).default(1),
 });

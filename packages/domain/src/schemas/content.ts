@@ -3,7 +3,7 @@ import { intFromInput, pageQuery, positiveIntId } from './common.js';
 
 /** GET /api/news/list: `category_id` absent or 0 means every category. */
 export const ZNewsListQuery = pageQuery.extend({
-  category_id: intFromInput('news_category_invalid').min(0, { error: 'news_category_invalid' }).default(0),
+  category_id: intFromInput('news_category_invalid', (number) => number.min(0, { error: 'news_category_invalid' })).default(0),
 });
 export type TNewsListQuery = z.infer<typeof ZNewsListQuery>;
 

@@ -58,7 +58,7 @@ export const ZSubmitOrderRequest = z
     target_price: optionalPrice('target_price_invalid'),
     stop_loss_price: optionalPrice('stop_loss_invalid'),
     target_profit_price: optionalPrice('take_profit_invalid'),
-    multiple: positiveIntId('leverage_invalid').max(100_000, { error: 'leverage_invalid' }),
+    multiple: positiveIntId('leverage_invalid', (number) => number.max(100_000, { error: 'leverage_invalid' })),
   })
   .superRefine((body, context) => {
     if (body.status === OrderStatus.pending && body.target_price === undefined) {
@@ -79,8 +79,13 @@ export const ZSetStopPriceRequest = z.object({
 });
 export type TSetStopPriceRequest = z.infer<typeof ZSetStopPriceRequest>;
 
-/** my_deal: status 1 holding, 0 pending, 3 history. */
+/**
+ * my_deal: status 1 holding, 0 pending, 3 history. `cursor` (the id of the last order received) asks
+ * for the orders after it: rows leave and join the lists all the time, which shifts pages counted by
+ * offset (a row skipped or shown twice) but not the rows after a given one. Without it, `page`.
+ */
 export const ZMyDealQuery = pageQuery.extend({
+  cursor: positiveIntId('page_invalid').optional(),
   status: intFromInput('order_status_invalid')
     .pipe(
       z.union([z.literal(OrderStatus.holding), z.literal(OrderStatus.pending), z.literal(OrderStatus.history)], {
@@ -107,12 +112,17 @@ export interface OrderView {
   OriginPrice: number;
   /** Opening price once filled; the target price while pending. */
   Price: number;
-  /** Holding: the live closing price; history: the closing price; pending: the live entry price. */
-  UpdatePrice: number;
-  /** Holding: live floating P&L; history: realised P&L; pending: 0. */
-  FactProfits: number;
+  /**
+   * Holding: the live closing price; history: the closing price; pending: the live entry price. Null
+   * for an order retired without a fill (cancelled, margin short, demo reset), as are its P&L and fee:
+   * it never had an exit, a result or a charge.
+   */
+  UpdatePrice: number | null;
+  /** Holding: live floating P&L; history: realised P&L (null if never filled); pending: 0. */
+  FactProfits: number | null;
   CautionMoney: number;
-  TradeFee: number;
+  /** The fee charged at the fill; a pending order's is the estimate its reservation holds. */
+  TradeFee: number | null;
   TargetLossPrice: number;
   TargetProfitPrice: number;
   /** Pending target price (0 for market orders). */

@@ -1,9 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CODE_MAX_ATTEMPTS, CODE_RESEND_SECONDS, CODE_TTL_SECONDS, rejected, type CodePurposeValue } from '@pipwise/domain';
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { settings, verificationCodes } from '../../db/schema.js';
+import { tooManyRequests } from './limiter.js';
 import { newVerificationCode } from './secrets.js';
 
 export type Channel = 'email' | 'sms';
@@ -14,7 +15,18 @@ export interface CodeTarget {
   /** Lower-case email or E.164 phone number. */
   destination: string;
   purpose: CodePurposeValue;
+  /** The account a reset code is for (none for registration): its caps hold across all its destinations. */
+  userId?: number | null;
 }
+
+/**
+ * Caps per destination and per account over a rolling day. Five tries per code and a code a minute
+ * would otherwise allow 7,200 guesses a day; these leave an attacker 20 in a million per day and an
+ * owner plenty of room for typos and lost mail.
+ */
+export const CODE_DAILY_SENDS = 10;
+export const CODE_DAILY_GUESSES = 20;
+export const CODE_CAP_WINDOW_MS = 86_400_000;
 
 /** Never served: the setting endpoint answers only an allow-list of public keys. */
 const PEPPER_KEY = 'secret_code_pepper';
@@ -64,14 +76,22 @@ export class VerificationCodes {
     return this.pepper.hash(`${target.channel}:${target.destination}:${target.purpose}:${code}`);
   }
 
-  /** Stores a new code and returns it for delivery; refuses within a minute of the last send to the destination. */
+  /**
+   * Stores a new code and returns it for delivery; refuses within a minute of the last send to the
+   * destination, and once the destination or the account had its day's codes.
+   */
   async issue(target: CodeTarget): Promise<{ id: number; code: string }> {
     const code = newVerificationCode();
     const codeHash = await this.digest(target, code);
     return this.db.transaction(async (tx) => {
       // Serialises sends to one destination, so two parallel requests cannot both pass the minute rule.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`code:${target.destination}`}, 0))`);
+      await this.lock(tx, target);
       const now = this.clock.now();
+      const sent = await tx
+        .select({ n: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${verificationCodes.createdAt})` })
+        .from(verificationCodes)
+        .where(this.sameOwnerToday(target, now));
+      this.refuseOverCap(sent[0], CODE_DAILY_SENDS, now);
       const [last] = await tx
         .select({ createdAt: verificationCodes.createdAt })
         .from(verificationCodes)
@@ -87,7 +107,10 @@ export class VerificationCodes {
       const [row] = await tx
         .insert(verificationCodes)
         .values({
-          ...target,
+          channel: target.channel,
+          destination: target.destination,
+          purpose: target.purpose,
+          userId: target.userId ?? null,
           codeHash,
           createdAt: now,
           expiresAt: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
@@ -105,24 +128,37 @@ export class VerificationCodes {
 
   /**
    * Checks `code` against the target's live code and returns its id for `consume`. Every try spends
-   * one of the five attempts first (atomically), so parallel guesses cannot exceed the limit.
+   * one of the five attempts first, and counts against the day's tries of the destination and the
+   * account (across re-sent codes), under the destination's lock so parallel guesses cannot exceed either.
    */
   async check(target: CodeTarget, code: string): Promise<number> {
-    const now = this.clock.now();
-    const [row] = await this.db
-      .select()
-      .from(verificationCodes)
-      .where(and(this.sameTarget(target), isNull(verificationCodes.consumedAt)))
-      .orderBy(desc(verificationCodes.id))
-      .limit(1);
-    if (!row) throw rejected('code_not_found');
-    if (row.expiresAt.getTime() <= now.getTime()) throw rejected('code_expired');
-    const [spent] = await this.db
-      .update(verificationCodes)
-      .set({ attempts: sql`${verificationCodes.attempts} + 1` })
-      .where(and(eq(verificationCodes.id, row.id), lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS)))
-      .returning({ id: verificationCodes.id });
-    if (!spent) throw rejected('code_attempts_exceeded');
+    const row = await this.db.transaction(async (tx) => {
+      await this.lock(tx, target);
+      const now = this.clock.now();
+      const [live] = await tx
+        .select()
+        .from(verificationCodes)
+        .where(and(this.sameTarget(target), isNull(verificationCodes.consumedAt)))
+        .orderBy(desc(verificationCodes.id))
+        .limit(1);
+      if (!live) throw rejected('code_not_found');
+      if (live.expiresAt.getTime() <= now.getTime()) throw rejected('code_expired');
+      const tried = await tx
+        .select({
+          n: sql<number>`coalesce(sum(${verificationCodes.attempts}), 0)::int`,
+          oldest: sql<Date | string | null>`min(${verificationCodes.createdAt})`,
+        })
+        .from(verificationCodes)
+        .where(and(this.sameOwnerToday(target, now), gt(verificationCodes.attempts, 0)));
+      this.refuseOverCap(tried[0], CODE_DAILY_GUESSES, now);
+      const [spent] = await tx
+        .update(verificationCodes)
+        .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+        .where(and(eq(verificationCodes.id, live.id), lt(verificationCodes.attempts, CODE_MAX_ATTEMPTS)))
+        .returning({ id: verificationCodes.id });
+      if (!spent) throw rejected('code_attempts_exceeded');
+      return live;
+    });
     const given = Buffer.from(await this.digest(target, code), 'hex');
     const stored = Buffer.from(row.codeHash, 'hex');
     if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw rejected('code_incorrect');
@@ -138,6 +174,27 @@ export class VerificationCodes {
       .where(and(eq(verificationCodes.id, id), isNull(verificationCodes.consumedAt), gt(verificationCodes.expiresAt, now)))
       .returning({ id: verificationCodes.id });
     if (!row) throw rejected('code_not_found');
+  }
+
+  /** One transaction at a time per destination, and per account when the code belongs to one. */
+  private async lock(tx: Executor, target: CodeTarget) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`code:${target.destination}`}, 0))`);
+    if (target.userId) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`code-user:${target.userId}`}, 0))`);
+  }
+
+  /** Codes of the last day sent to the destination or for the account, whatever their purpose. */
+  private sameOwnerToday(target: CodeTarget, now: Date): SQL | undefined {
+    const owner = target.userId
+      ? or(eq(verificationCodes.destination, target.destination), eq(verificationCodes.userId, target.userId))
+      : eq(verificationCodes.destination, target.destination);
+    return and(owner, gt(verificationCodes.createdAt, new Date(now.getTime() - CODE_CAP_WINDOW_MS)));
+  }
+
+  /** 429 once the day's count is reached, until the oldest counted code is a day old. */
+  private refuseOverCap(counted: { n: number; oldest: Date | string | null } | undefined, cap: number, now: Date) {
+    if (!counted || counted.n < cap || counted.oldest === null) return;
+    const freeAt = new Date(counted.oldest).getTime() + CODE_CAP_WINDOW_MS;
+    throw tooManyRequests(freeAt - now.getTime(), 'code_daily_limit');
   }
 
   private sameTarget(target: CodeTarget) {

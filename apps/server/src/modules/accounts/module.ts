@@ -1,4 +1,5 @@
 import type { CoreDeps, Module } from '../../context.js';
+import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { CaptchaService, svgCaptchaGenerator, type CaptchaGenerator } from './captcha.js';
 import { Pepper, VerificationCodes } from './codes.js';
@@ -19,6 +20,7 @@ declare module '../../realtime/bus.js' {
 /** What the accounts module is built from besides the core: the wallet, and replaceable edges. */
 export interface AccountsOptions {
   wallet: WalletService;
+  settings: SettingsService;
   /** Default: svg-captcha. Tests wrap it to learn the answer of a real image. */
   captchaGenerator?: CaptchaGenerator;
   /** Default: SMTP when SMTP_URL is set, otherwise the outbox. */
@@ -33,7 +35,7 @@ export function createAccountsModule(deps: CoreDeps, options: AccountsOptions) {
   const mailer = options.mailer ?? smtp ?? new Outbox(db, deps.log, 'email');
   const sms = options.smsProvider ?? new Outbox(db, deps.log, 'sms');
   const pepper = new Pepper(db);
-  const reference = new ReferenceService(db);
+  const reference = new ReferenceService(db, options.settings);
   const captcha = new CaptchaService(db, deps.clock, options.captchaGenerator ?? svgCaptchaGenerator, (value) =>
     pepper.hash(`captcha:${value}`),
   );

@@ -7,10 +7,11 @@ import {
   type BasicInfoView,
   type PublicSettingKey,
 } from '@pipwise/domain';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { areaCodes, settings } from '../../db/schema.js';
-import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
+import { areaCodes } from '../../db/schema.js';
+import type { SettingKey } from '../../db/seed.js';
+import type { SettingsService } from '../settings/service.js';
 
 export interface Area {
   id: number;
@@ -30,13 +31,16 @@ export interface RegistrationPolicy {
 }
 
 /**
- * Reference data: area codes and settings. Settings are read from the database on every call, so an
- * operator's change applies at once; the area list is seeded at start-up and cached.
+ * Reference data: area codes and the public view of the settings. Settings come from the settings
+ * service, whose copy a change drops in every process; the area list is seeded at start-up and cached.
  */
 export class ReferenceService {
   private areas: Area[] | null = null;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SettingsService,
+  ) {}
 
   async listAreas(): Promise<Area[]> {
     this.areas ??= await this.db
@@ -55,20 +59,15 @@ export class ReferenceService {
   }
 
   /** A setting's value, or its default when the row is missing. */
-  async get(key: SettingKey): Promise<string> {
-    const [row] = await this.db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1);
-    return row?.value ?? DEFAULT_SETTINGS[key];
+  get(key: SettingKey): Promise<string> {
+    return this.settings.get(key);
   }
 
-  /** Every public setting in one query, numbers as numbers. */
+  /** Every public setting, numbers as numbers. */
   private async publicValues(): Promise<Record<PublicSettingKey, string | number>> {
-    const rows = await this.db
-      .select()
-      .from(settings)
-      .where(inArray(settings.key, [...PUBLIC_SETTING_KEYS]));
-    const stored = new Map(rows.map((row) => [row.key, row.value]));
+    const values = await this.settings.values();
     const entries = PUBLIC_SETTING_KEYS.map((key) => {
-      const value = stored.get(key) ?? DEFAULT_SETTINGS[key];
+      const value = values[key];
       return [key, NUMERIC_SETTINGS.has(key) ? Number(value) : value] as const;
     });
     return Object.fromEntries(entries) as Record<PublicSettingKey, string | number>;

@@ -58,8 +58,9 @@ export function accountRoutes(service: AccountsService, reference: ReferenceServ
     });
 
     app.get(ApiPath.createDemo, limited(ROUTE_LIMITS.demo), async (request) => {
-      const { demo_id } = parse(ZDemoRequest, request.query);
-      return ok(request, await service.demo(demo_id, meta(request)), 'demo_ready');
+      const { demo_id, demo_secret } = parse(ZDemoRequest, request.query);
+      const demo = demo_id && demo_secret ? { id: demo_id, secret: demo_secret } : undefined;
+      return ok(request, await service.demo(demo, meta(request)), 'demo_ready');
     });
 
     app.get(ApiPath.userInfo, async (request) => ok(request, await service.view(requireUser(request).userId)));

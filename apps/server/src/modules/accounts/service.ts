@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   AccountType,
-  AppError,
   CODE_RESEND_SECONDS,
   CODE_TTL_SECONDS,
   CodePurpose,
@@ -10,6 +9,7 @@ import {
   invalid,
   notFound,
   rejected,
+  type DemoSessionView,
   type Language,
   type SessionView,
   type TAmendPasswordRequest,
@@ -20,7 +20,7 @@ import {
   type UserView,
 } from '@pipwise/domain';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, count, eq, gt, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
@@ -33,7 +33,7 @@ import type { CaptchaService } from './captcha.js';
 import type { Channel, CodeTarget, VerificationCodes } from './codes.js';
 import { maskedName, normaliseEmail, normalisePhone, phoneLoginCandidates, type Phone } from './contact.js';
 import type { Mailer, SmsProvider } from './delivery.js';
-import { FailureLimiter } from './limiter.js';
+import { addressKey, FailureLimiter, tooManyRequests } from './limiter.js';
 import type { ReferenceService } from './reference.js';
 import { hashPassword, newInviteCode, newSessionToken, newUid, sha256Hex, verifyPassword } from './secrets.js';
 import { SessionCache } from './session-cache.js';
@@ -69,9 +69,18 @@ export interface AccountsServiceDeps {
 
 export const hashToken = sha256Hex;
 
-/** Wrong passwords per account (and per matched user) before logins to it are refused for the window. */
+/**
+ * Wrong passwords for one account from one address before that address is refused for the account
+ * (429, Retry-After) until its oldest failure is this old. Other addresses, the owner's, still get in.
+ */
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+/**
+ * Wrong passwords for one account, from any address, after which its logins need a solved captcha for
+ * the rest of the day, and its owner is told by mail (once a day).
+ */
+export const LOGIN_CAPTCHA_AFTER = 5;
+export const LOGIN_STEP_UP_WINDOW_MS = 86_400_000;
 
 const ID_COLLISION_RETRIES = 5;
 
@@ -86,21 +95,23 @@ function uniqueViolation(error: unknown): string | null {
   return null;
 }
 
-const tooManyRequests = () => new AppError('tooManyRequests', 'too_many_requests');
-
 /**
  * Accounts and sessions: verification codes, registration, login, demo accounts, password changes.
  * Tokens are random, stored as sha256, revocable and expiring.
  */
 export class AccountsService {
-  private readonly loginFailures: FailureLimiter;
+  /** Keyed by account and address. */
+  private readonly addressFailures: FailureLimiter;
+  /** Keyed by account. */
+  private readonly accountFailures: FailureLimiter;
   private dummyHash: Promise<string> | null = null;
   private readonly sessionCache: SessionCache;
   /** Every request of a session the cache does not hold runs it: built once, not per call. */
   private readonly liveSession;
 
   constructor(private readonly deps: AccountsServiceDeps) {
-    this.loginFailures = new FailureLimiter(deps.clock, LOGIN_MAX_FAILURES, LOGIN_FAILURE_WINDOW_MS);
+    this.addressFailures = new FailureLimiter(deps.db, deps.clock, 'address', LOGIN_MAX_FAILURES, LOGIN_FAILURE_WINDOW_MS);
+    this.accountFailures = new FailureLimiter(deps.db, deps.clock, 'account', LOGIN_CAPTCHA_AFTER, LOGIN_STEP_UP_WINDOW_MS);
     this.sessionCache = new SessionCache(deps.clock);
     this.liveSession = deps.db
       .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt, isDemo: users.isDemo })
@@ -262,7 +273,10 @@ export class AccountsService {
   /** Inserts a user with a fresh uid and invite code, drawing again on the rare collision. */
   private async insertUser(
     tx: Executor,
-    values: Pick<typeof users.$inferInsert, 'email' | 'areaId' | 'phone' | 'passwordHash' | 'isDemo' | 'invitedBy'>,
+    values: Pick<
+      typeof users.$inferInsert,
+      'email' | 'areaId' | 'phone' | 'passwordHash' | 'isDemo' | 'invitedBy' | 'lang' | 'demoSecretHash'
+    >,
   ): Promise<UserRow> {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -304,7 +318,7 @@ export class AccountsService {
     } else if (!existing) {
       return answer;
     }
-    const { id, code } = await this.deps.codes.issue(target);
+    const { id, code } = await this.deps.codes.issue({ ...target, userId: existing?.id ?? null });
     try {
       await this.deliver(target, code, meta.lang);
     } catch (error) {
@@ -358,6 +372,8 @@ export class AccountsService {
         passwordHash,
         isDemo: 0,
         invitedBy,
+        lang: meta.lang,
+        demoSecretHash: null,
       });
       await this.deps.wallet.create(tx, user.id);
       return { userId: user.id, token: await this.createSession(tx, user.id, meta) };
@@ -392,14 +408,34 @@ export class AccountsService {
     return this.dummyHash;
   }
 
-  /** One message for an unknown account and a wrong password; failures are limited per account. */
+  /**
+   * One message for an unknown account and a wrong password. Wrong passwords are limited per account
+   * and address (that address gets 429 with Retry-After, the owner elsewhere does not) and, past a few
+   * for the account from anywhere, its logins need a captcha and the owner is told by mail.
+   */
   async login(input: TLoginRequest, meta: RequestMeta): Promise<SessionView> {
     const account = input.account.trim();
     const accountKey = `account:${account.includes('@') ? account.toLowerCase() : account.replace(/\D/g, '')}`;
-    if (this.loginFailures.isBlocked(accountKey)) throw tooManyRequests();
     const candidates = await this.loginCandidates(account);
-    const userKeys = candidates.map((c) => `user:${c.id}`);
-    if (userKeys.some((key) => this.loginFailures.isBlocked(key))) throw tooManyRequests();
+    // An account can be spelled several ways (phone formats): the users it matches count as well.
+    const keys = [accountKey, ...candidates.map((c) => `user:${c.id}`)];
+    const address = addressKey(meta.ip);
+    const addressKeys = keys.map((key) => `${key}@${address}`);
+    // Each try is counted as failed before the (slow) hash check, and taken back on success: the limits
+    // decide as they count, so tries sent in parallel, to any process, cannot all pass them.
+    const fromAddress = await this.addressFailures.failIfRoom(addressKeys);
+    if (!fromAddress.counted) throw tooManyRequests(fromAddress.blockedForMs);
+    let forAccount = await this.accountFailures.failIfRoom(keys);
+    if (!forAccount.counted) {
+      // Stepped up: no password is tried without a solved captcha.
+      try {
+        await this.deps.captcha.verify(input.key, input.captcha);
+      } catch (error) {
+        await this.addressFailures.takeBack(addressKeys, fromAddress.at);
+        throw error;
+      }
+      forAccount = await this.accountFailures.fail(keys);
+    }
     let matched: UserRow | undefined;
     if (!candidates.length) await verifyPassword(input.password, await this.decoyHash());
     for (const candidate of candidates) {
@@ -409,31 +445,74 @@ export class AccountsService {
       }
     }
     if (!matched) {
-      for (const key of [accountKey, ...userKeys]) this.loginFailures.fail(key);
+      for (const candidate of candidates) {
+        const failures = forAccount.counts.get(`user:${candidate.id}`) ?? 0;
+        if (failures >= LOGIN_CAPTCHA_AFTER) await this.alertOwner(candidate, meta);
+      }
       throw rejected('login_failed');
     }
-    this.loginFailures.reset(accountKey);
-    this.loginFailures.reset(`user:${matched.id}`);
-    const token = await this.createSession(this.db, matched.id, meta);
-    return { token, user: await this.view(matched.id) };
+    await this.addressFailures.reset(addressKeys);
+    await this.accountFailures.takeBack(keys, forAccount.at);
+    const userId = matched.id;
+    if (matched.lang !== meta.lang) await this.db.update(users).set({ lang: meta.lang }).where(eq(users.id, userId));
+    const token = await this.createSession(this.db, userId, meta);
+    return { token, user: await this.view(userId) };
   }
 
   /**
-   * A new demo account credited with the demo starting balance (a ledger row), or — with `demoId`, the
-   * uid of a demo account — a new session of that account. Never opens a real account.
+   * Once an account's logins need the captcha, its owner hears of it (once a day) in the language of
+   * their last login, by e-mail or else by SMS: they learn their password is being guessed, and why the
+   * captcha appears.
    */
-  async demo(demoId: string | undefined, meta: RequestMeta): Promise<SessionView> {
-    if (demoId !== undefined) {
+  private async alertOwner(user: UserRow, meta: RequestMeta) {
+    const now = this.now();
+    // One conditional update decides, so of the processes that see one attack a single one sends.
+    const [due] = await this.db
+      .update(users)
+      .set({ loginAlertAt: now })
+      .where(
+        and(
+          eq(users.id, user.id),
+          or(isNull(users.loginAlertAt), lte(users.loginAlertAt, new Date(now.getTime() - LOGIN_STEP_UP_WINDOW_MS))),
+        ),
+      )
+      .returning({ id: users.id });
+    if (!due) return;
+    const lang = user.lang ?? meta.lang;
+    const text = translate(lang, 'mail_login_alert_body', { count: LOGIN_CAPTCHA_AFTER, ip: meta.ip });
+    try {
+      if (user.email) {
+        await this.deps.mailer.send({ to: user.email, subject: translate(lang, 'mail_login_alert_subject'), text });
+      } else if (user.phone && user.areaId !== null) {
+        const area = await this.deps.reference.areaById(user.areaId);
+        if (area) await this.deps.sms.send({ to: `${area.globalCode}${user.phone}`, text });
+      }
+    } catch (error) {
+      this.deps.log.warn({ err: error, userId: user.id }, 'login alert delivery failed');
+    }
+  }
+
+  /**
+   * A new demo account credited with the demo starting balance (a ledger row) and a secret for the
+   * device to keep, or — with `demo.id`, the uid of a demo account, and that secret — a new session of
+   * that account. The uid is public (the leaderboard shows it), so it never logs in alone; accounts made
+   * before the secret existed have none and cannot be re-entered. Never opens a real account.
+   */
+  async demo(demo: { id: string; secret: string } | undefined, meta: RequestMeta): Promise<DemoSessionView> {
+    if (demo !== undefined) {
       const [existing] = await this.db
-        .select({ id: users.id })
+        .select({ id: users.id, secretHash: users.demoSecretHash })
         .from(users)
-        .where(and(eq(users.uid, Number(demoId)), eq(users.isDemo, 1)))
+        .where(and(eq(users.uid, Number(demo.id)), eq(users.isDemo, 1)))
         .limit(1);
-      if (!existing) throw notFound('demo_not_found');
+      const given = Buffer.from(hashToken(demo.secret), 'hex');
+      const stored = Buffer.from(existing?.secretHash ?? '', 'hex');
+      if (!existing || given.length !== stored.length || !timingSafeEqual(given, stored)) throw notFound('demo_not_found');
       const token = await this.createSession(this.db, existing.id, meta);
       return { token, user: await this.view(existing.id) };
     }
     const startBalance = await this.deps.reference.get('demo_start_balance');
+    const secret = newSessionToken();
     const { userId, token } = await this.db.transaction(async (tx) => {
       const user = await this.insertUser(tx, {
         email: null,
@@ -442,12 +521,14 @@ export class AccountsService {
         passwordHash: null,
         isDemo: 1,
         invitedBy: null,
+        lang: meta.lang,
+        demoSecretHash: hashToken(secret),
       });
       await this.deps.wallet.create(tx, user.id);
       await this.deps.wallet.post(tx, { userId: user.id, amount: startBalance, type: 'demo_grant' });
       return { userId: user.id, token: await this.createSession(tx, user.id, meta) };
     });
-    return { token, user: await this.view(userId) };
+    return { token, user: await this.view(userId), demo_secret: secret };
   }
 
   // ── passwords ────────────────────────────────────────────────────────────────────────────────────
@@ -467,7 +548,10 @@ export class AccountsService {
       (input.type ?? (user.email ? AccountType.email : AccountType.phone)) === AccountType.email ? 'email' : 'sms';
     const destination = channel === 'email' ? user.email : user.phone && globalCode ? `${globalCode}${user.phone}` : null;
     if (!destination) throw rejected('contact_missing');
-    const codeId = await this.deps.codes.check({ channel, destination, purpose: CodePurpose.reset }, input.auth_code);
+    const codeId = await this.deps.codes.check(
+      { channel, destination, purpose: CodePurpose.reset, userId: user.id },
+      input.auth_code,
+    );
     const passwordHash = await hashPassword(input.new_password);
     const revoked = await this.db.transaction(async (tx) => {
       await this.deps.codes.consume(tx, codeId);
@@ -483,7 +567,7 @@ export class AccountsService {
     const { target, find } = await this.destination(channel, input.account, input.area_id, CodePurpose.reset);
     const user = await find();
     // Unknown destinations never receive a reset code, so they end here like a missing code.
-    const codeId = await this.deps.codes.check(target, input.auth_code);
+    const codeId = await this.deps.codes.check({ ...target, userId: user?.id ?? null }, input.auth_code);
     if (!user || user.isDemo === 1) throw rejected('code_not_found');
     const passwordHash = await hashPassword(input.new_password);
     const revoked = await this.db.transaction(async (tx) => {

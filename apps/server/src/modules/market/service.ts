@@ -48,6 +48,7 @@ interface Entry {
 }
 
 const FLUSH_INTERVAL_MS = 2_000;
+const USD_RATE_DIGITS = 12;
 const SESSION_CHECK_MS = 1_000;
 const SPARKLINE_TTL_MS = 60_000;
 const PRUNE_INTERVAL_MS = 6 * 3600_000;
@@ -345,7 +346,9 @@ export class MarketEngine implements MarketService {
     const direct = this.byCode.get(`${currency}USD`);
     if (direct) return dec(direct.quote.bid);
     const inverse = this.byCode.get(`USD${currency}`);
-    if (inverse) return dec(1).div(inverse.quote.bid);
+    // A rate is a quote: 12 significant digits are far finer than any amount it converts, and keep the
+    // decimal text that trade pairs and DAY_MARKET carry to the order ticket short.
+    if (inverse) return dec(1).div(inverse.quote.bid).toSignificantDigits(USD_RATE_DIGITS);
     throw new Error(`no quote converts ${currency} into USD`);
   }
 
@@ -391,6 +394,8 @@ export class MarketEngine implements MarketService {
           Ask: toJsonNumber(quote.ask, p),
           Bid: toJsonNumber(quote.bid, p),
         },
+        QuoteCurrency: info.quoteCurrency,
+        UsdRate: this.usdRate(info.quoteCurrency).toFixed(),
       });
     }
     return result;
@@ -411,6 +416,7 @@ export class MarketEngine implements MarketService {
       volume: toJsonNumber(quote.volume, 2),
       status: quote.marketOpen ? 1 : 0,
       time: quote.time,
+      usd_rate: this.usdRate(entry.info.quoteCurrency).toFixed(),
     };
   }
 

@@ -1,18 +1,10 @@
-import {
-  accountFigures,
-  dec,
-  exitPrice,
-  fillDirection,
-  OrderStatus,
-  profit,
-  type Dec,
-  type OrderSideValue,
-} from '@pipwise/domain';
+import { accountFigures, fillDirection, OrderStatus, type Dec, type OrderSideValue } from '@pipwise/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../../realtime/bus.js';
 import type { MarketService, Quote } from '../market/api.js';
 import type { WalletService } from '../wallet/service.js';
 import { presentTradePush } from './present.js';
+import { bookOf, exposureOf } from './books.js';
 import type { OrderRow, PlacedNotice, TradingService, WatchedFields } from './service.js';
 import { PositionWatch, type Trigger, type WatchedOrder } from './watch.js';
 
@@ -307,23 +299,18 @@ export class RiskEngine {
   tradePush(userId: number, holdings = this.watch.ordersOf(userId).filter((o) => o.status === OrderStatus.holding)) {
     const balance = this.watch.balanceOf(userId);
     if (balance === null && holdings.length === 0) return null;
-    let floating: Dec = dec(0);
-    let usedMargin: Dec = dec(0);
-    const positions = [];
-    for (const order of holdings) {
-      const instrument = this.deps.market.getInstrument(order.instrumentId);
-      const quote = this.deps.market.getQuote(order.instrumentId);
-      if (!instrument || !quote || order.openPrice === null) continue;
-      const exit = exitPrice(order.side, quote);
-      const pnl = profit(
-        { side: order.side, lots: order.lots, contractSize: order.contractSize, entry: order.openPrice },
-        exit,
-        this.deps.market.usdRate(instrument.quoteCurrency),
-      );
-      floating = floating.plus(pnl);
-      usedMargin = usedMargin.plus(order.margin);
-      positions.push({ id: order.id, updatePrice: exit, precision: instrument.pricePrecision, profit: pnl });
-    }
+    const positions: { id: number; updatePrice: Dec; precision: number; profit: Dec }[] = [];
+    const { floating, usedMargin } = exposureOf(
+      this.deps.market,
+      holdings.map((order) => ({ ...bookOf(order), id: order.id })),
+      (position, pnl, exit) =>
+        positions.push({
+          id: position.id,
+          updatePrice: exit,
+          precision: this.deps.market.getInstrument(position.instrumentId)!.pricePrecision,
+          profit: pnl,
+        }),
+    );
     const figures = accountFigures({ balance: balance ?? '0', floating, usedMargin, locked: 0 });
     return presentTradePush(figures, positions);
   }

@@ -1,5 +1,6 @@
 import type { CoreDeps, Module } from '../../context.js';
 import type { MarketService } from '../market/api.js';
+import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { RiskEngine } from './engine.js';
 import { tradingRoutes } from './routes.js';
@@ -32,7 +33,10 @@ export class Presence {
  * feed runs (ROLE all or engine); a gateway only serves the endpoints and forwards its changes to the
  * engine over the bus (`trading.changed`).
  */
-export function createTradingModule(deps: CoreDeps, services: { wallet: WalletService; market: MarketService }) {
+export function createTradingModule(
+  deps: CoreDeps,
+  services: { wallet: WalletService; market: MarketService; settings: SettingsService },
+) {
   const service = new TradingService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, ...services });
   const presence = new Presence();
   const engine = new RiskEngine({

@@ -7,10 +7,12 @@ import {
   BALANCE_DECIMALS,
   toJsonNumber,
   type AccountFigures,
+  type AccountFiguresView,
   type Dec,
   type Language,
   type OrderSideValue,
   type OrderView,
+  type TradePushView,
 } from '@pipwise/domain';
 import { translate } from '../../i18n/catalog.js';
 import type { MarketService } from '../market/api.js';
@@ -61,6 +63,8 @@ export function presentOrder(order: OrderRow, lang: Language, market: MarketServ
   const precision = instrument?.pricePrecision ?? 5;
   const quote = market.getQuote(order.instrumentId);
   const side = order.side as OrderSideValue;
+  // Cancelled, short of margin at the fill or reset before it: nothing was charged, closed or realised.
+  const neverFilled = order.status === OrderStatus.history && order.openedAt === null;
   let updatePrice: Dec | string | null;
   let factProfits: Dec | string = '0';
   if (order.status === OrderStatus.holding) {
@@ -78,10 +82,10 @@ export function presentOrder(order: OrderRow, lang: Language, market: MarketServ
     Quantity: Number(order.lots),
     OriginPrice: price(order.placedPrice, precision),
     Price: price(order.openPrice ?? order.targetPrice, precision),
-    UpdatePrice: price(updatePrice, precision),
-    FactProfits: toJsonNumber(factProfits, PROFIT_DECIMALS),
+    UpdatePrice: neverFilled ? null : price(updatePrice, precision),
+    FactProfits: neverFilled ? null : toJsonNumber(factProfits, PROFIT_DECIMALS),
     CautionMoney: toJsonNumber(order.margin, PROFIT_DECIMALS),
-    TradeFee: toJsonNumber(order.fee, BALANCE_DECIMALS),
+    TradeFee: neverFilled ? null : toJsonNumber(order.fee, BALANCE_DECIMALS),
     TargetLossPrice: price(order.stopLoss, precision),
     TargetProfitPrice: price(order.takeProfit, precision),
     TargetPrice: price(order.targetPrice, precision),
@@ -105,7 +109,7 @@ export function presentOrder(order: OrderRow, lang: Language, market: MarketServ
 const percent = (value: Dec | null) => (value === null ? null : toJsonNumber(value, BALANCE_DECIMALS));
 
 /** forexDetail: the spec's labels (net value, current margin, available prepayment, prepayment ratio, risk rate). */
-export function presentFigures(figures: AccountFigures) {
+export function presentFigures(figures: AccountFigures): AccountFiguresView {
   return {
     balance: toJsonNumber(figures.balance, BALANCE_DECIMALS),
     lock_balance: toJsonNumber(figures.locked, BALANCE_DECIMALS),
@@ -113,18 +117,16 @@ export function presentFigures(figures: AccountFigures) {
     floating_profit: toJsonNumber(figures.floating, PROFIT_DECIMALS),
     current_margin: toJsonNumber(figures.usedMargin, PROFIT_DECIMALS),
     available_prepayment: toJsonNumber(figures.freeMargin, BALANCE_DECIMALS),
-    /** Percent; null without positions. */
     prepayment_ratio: percent(figures.marginLevel),
-    /** Percent; null when equity is gone. */
     risk_rate: percent(figures.riskRate),
   };
 }
 
-/** The FOREX_TRADE push (DESIGN §4). */
+/** The FOREX_TRADE push (docs/architecture.md, "Socket"). */
 export function presentTradePush(
   figures: AccountFigures,
   positions: { id: number; updatePrice: Dec; precision: number; profit: Dec }[],
-) {
+): TradePushView {
   return {
     ProfitsTotal: toJsonNumber(figures.floating, PROFIT_DECIMALS),
     HazardRate: percent(figures.riskRate),

@@ -9,6 +9,10 @@ import {
   ZOrderIdRequest,
   ZSetStopPriceRequest,
   ZSubmitOrderRequest,
+  type BalanceView,
+  type DemoResetView,
+  type LedgerPageView,
+  type OrderPageView,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../../http/auth.js';
@@ -17,7 +21,8 @@ import { translate } from '../../i18n/catalog.js';
 import type { MarketService } from '../market/api.js';
 import type { WalletService } from '../wallet/service.js';
 import { formatDateTime, presentFigures, presentOrder } from './present.js';
-import { PAGE_SIZE, type TradingService } from './service.js';
+import { PAGE_SIZE } from './queries.js';
+import type { TradingService } from './service.js';
 
 /**
  * Per session, so many users behind one address are not throttled together; generous enough for a
@@ -85,13 +90,14 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
 
     both(ApiPath.myDeal, TRADING_LIMITS.read, async (request) => {
       const { userId } = requireUser(request);
-      const { status, page } = parse(ZMyDealQuery, input(request));
-      const list = await trading.list(userId, status, page);
-      return ok(request, {
+      const { status, page, cursor } = parse(ZMyDealQuery, input(request));
+      const list = await trading.list(userId, status, { page, cursor });
+      return ok<OrderPageView>(request, {
         data: list.rows.map((row) => presentOrder(row, request.lang, market, trading)),
         total: list.total,
         page,
         page_size: PAGE_SIZE,
+        next_cursor: list.nextCursor,
         all_fact_profits: toJsonNumber(list.allProfits, PROFIT_DECIMALS),
         balance: toJsonNumber(list.balance, BALANCE_DECIMALS),
       });
@@ -100,7 +106,7 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
     app.get(ApiPath.getBalance, TRADING_LIMITS.read, async (request) => {
       const { userId } = requireUser(request);
       const balance = await wallet.get(userId);
-      return ok(request, {
+      return ok<BalanceView>(request, {
         balance: toJsonNumber(balance.balance, BALANCE_DECIMALS),
         lock_balance: toJsonNumber(balance.lockBalance, BALANCE_DECIMALS),
         currency: 'USD',
@@ -116,7 +122,7 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
       const { userId } = requireUser(request);
       const { page } = parse(pageQuery, request.query);
       const history = await wallet.history(userId, page, PAGE_SIZE);
-      return ok(request, {
+      return ok<LedgerPageView>(request, {
         data: history.rows.map((row) => ({
           Id: row.id,
           Value: toJsonNumber(row.amount, BALANCE_DECIMALS),
@@ -138,7 +144,11 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
     both(ApiPath.resetDemo, TRADING_LIMITS.trade, async (request) => {
       const principal = requireUser(request);
       const result = await trading.resetDemo(principal.userId, principal.isDemo);
-      return ok(request, { balance: toJsonNumber(result.balance, BALANCE_DECIMALS), closed: result.closed }, 'demo_reset_done');
+      return ok<DemoResetView>(
+        request,
+        { balance: toJsonNumber(result.balance, BALANCE_DECIMALS), closed: result.closed },
+        'demo_reset_done',
+      );
     });
   };
 }

@@ -1,0 +1,197 @@
+import {
+  CloseReason,
+  dec,
+  entryPrice,
+  exitPrice,
+  fillDirection,
+  isStopOut,
+  margin as marginOf,
+  OrderStatus,
+  pendingReached,
+  rejected,
+  roundBalance,
+  roundProfit,
+  stopReached,
+  tradeFee,
+  type Dec,
+  type OrderSideValue,
+} from '@pipwise/domain';
+import { and, eq, inArray } from 'drizzle-orm';
+import { orders } from '../../db/schema.js';
+import type { Quote } from '../market/api.js';
+import { bookOf, exposureOf } from './books.js';
+import type { OrderRow, TradingCore } from './core.js';
+import type { OrderLifecycle } from './lifecycle.js';
+
+/** What the risk engine asks for: each its own transaction, each at most once. */
+export class EngineActions {
+  constructor(
+    private readonly core: TradingCore,
+    private readonly lifecycle: OrderLifecycle,
+  ) {}
+
+  /** Fires TP or SL if the order is still holding and `quote` really reaches its current level. */
+  async closeOnTrigger(orderId: number, quote: Quote): Promise<OrderRow | null> {
+    const closed = await this.core.db.transaction(async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+      if (!order || order.status !== OrderStatus.holding) return null;
+      const side = order.side as OrderSideValue;
+      const exit = exitPrice(side, quote);
+      const reason = stopReached(side, exit, { takeProfit: order.takeProfit, stopLoss: order.stopLoss });
+      if (!reason) return null;
+      const instrument = this.core.deps.market.getInstrument(order.instrumentId);
+      if (!instrument) return null;
+      await this.core.deps.wallet.lock(tx, order.userId);
+      return this.lifecycle.closeLocked(
+        tx,
+        order,
+        instrument,
+        exit,
+        reason === 'take_profit' ? CloseReason.takeProfit : CloseReason.stopLoss,
+      );
+    });
+    if (closed) this.core.closedNotice(closed.userId, [closed.id]);
+    return closed;
+  }
+
+  /**
+   * Fills a pending order at the tick's entry price if the tick really reached its target. The
+   * reservation is released and margin and fee are charged at the fill price; if the account can no
+   * longer carry them the order is retired as `margin_short` instead.
+   */
+  async fillOnTrigger(orderId: number, quote: Quote): Promise<OrderRow | null> {
+    const result = await this.core.db.transaction(async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+      if (!order || order.status !== OrderStatus.pending || order.targetPrice === null) return null;
+      const side = order.side as OrderSideValue;
+      const fillPrice = entryPrice(side, quote);
+      const direction = fillDirection(order.targetPrice, order.placedPrice ?? order.targetPrice);
+      if (!pendingReached(direction, order.targetPrice, fillPrice)) return null;
+      const instrument = this.core.deps.market.getInstrument(order.instrumentId);
+      if (!instrument) return null;
+      const wallet = await this.core.deps.wallet.lock(tx, order.userId);
+      const { feeType } = await this.core.settings();
+      const marginUsd = marginOf({
+        lots: order.lots,
+        contractSize: instrument.contractSize,
+        marginMode: instrument.marginMode,
+        price: fillPrice,
+        leverage: order.leverage,
+        usdRate: this.core.usdRate(instrument),
+      });
+      const margin = roundProfit(marginUsd);
+      const fee = roundBalance(tradeFee({ feeType, lots: order.lots, feeRate: instrument.feeRate, margin: marginUsd }));
+      const figures = this.core.figuresFrom(
+        wallet.balance,
+        wallet.lockBalance.minus(order.reserved),
+        await this.core.exposure(tx, order.userId),
+      );
+      if (figures.freeMargin.lt(margin.plus(fee)) || wallet.balance.lt(fee)) {
+        const retired = await this.lifecycle.retirePending(tx, order, CloseReason.marginShort);
+        return retired ? { order: retired, filled: false } : null;
+      }
+      const [filled] = await tx
+        .update(orders)
+        .set({
+          status: OrderStatus.holding,
+          openPrice: fillPrice.toFixed(),
+          margin: margin.toFixed(6),
+          fee: fee.toFixed(2),
+          reserved: '0',
+          openedAt: this.core.deps.clock.now(),
+        })
+        .where(and(eq(orders.id, order.id), eq(orders.status, OrderStatus.pending)))
+        .returning();
+      if (!filled) return null;
+      if (!dec(order.reserved).isZero()) await this.core.deps.wallet.adjustLock(tx, order.userId, dec(order.reserved).negated());
+      if (!fee.isZero()) {
+        await this.core.deps.wallet.post(tx, {
+          userId: order.userId,
+          amount: fee.negated(),
+          type: 'trade_fee',
+          memoParams: { code: instrument.showCode, id: order.id },
+          refType: 'order',
+          refId: order.id,
+        });
+      }
+      return { order: filled, filled: true };
+    });
+    if (!result) return null;
+    if (result.filled) this.core.filledNotice(result.order.userId, [result.order.id]);
+    else this.core.closedNotice(result.order.userId, [result.order.id]);
+    return result.order;
+  }
+
+  /**
+   * Stop-out: while the account's margin level is at or below the setting, closes its most losing
+   * position (one transaction per position, re-checked under the wallet lock each time). Positions
+   * whose market is closed cannot be closed and are skipped. Returns the ids closed.
+   */
+  async stopOut(userId: number): Promise<number[]> {
+    const closedIds: number[] = [];
+    const { stopOutLevel } = await this.core.settings();
+    for (;;) {
+      const closed = await this.core.db.transaction(async (tx) => {
+        const wallet = await this.core.deps.wallet.lock(tx, userId);
+        const holdings = await this.core.holdings(tx, userId);
+        // The most losing position whose market is open (the lowest id among equals).
+        let worst: { id: number; pnl: Dec; exit: Dec } | null = null;
+        const exposure = exposureOf(
+          this.core.deps.market,
+          holdings.map((holding) => ({ ...bookOf(holding), id: holding.id })),
+          (position, pnl, exit, quote) => {
+            if (!quote.marketOpen) return;
+            if (!worst || pnl.lt(worst.pnl) || (pnl.eq(worst.pnl) && position.id < worst.id)) {
+              worst = { id: position.id, pnl, exit };
+            }
+          },
+        );
+        const figures = this.core.figuresFrom(wallet.balance, wallet.lockBalance, exposure);
+        if (!isStopOut(figures.equity, figures.usedMargin, stopOutLevel) || !worst) return null;
+        const { id, exit } = worst as { id: number; exit: Dec };
+        const [order] = await tx.select().from(orders).where(eq(orders.id, id)).limit(1);
+        if (!order) return null;
+        return this.lifecycle.closeLocked(tx, order, this.core.instrument(order.instrumentId), exit, CloseReason.stopOut);
+      });
+      if (!closed) break;
+      closedIds.push(closed.id);
+    }
+    if (closedIds.length > 0) this.core.closedNotice(userId, closedIds);
+    return closedIds;
+  }
+
+  /** Demo reset: closes every position, cancels every pending order and restores the starting balance. */
+  async resetDemo(userId: number, isDemo: boolean): Promise<{ balance: Dec; closed: number[] }> {
+    if (!isDemo) throw rejected('demo_reset_only_demo');
+    const { demoStartBalance } = await this.core.settings();
+    const result = await this.core.db.transaction(async (tx) => {
+      await this.core.deps.wallet.lock(tx, userId);
+      const open = await tx
+        .select()
+        .from(orders)
+        .where(and(eq(orders.userId, userId), inArray(orders.status, [OrderStatus.holding, OrderStatus.pending])));
+      const closed: number[] = [];
+      for (const order of open) {
+        if (order.status === OrderStatus.pending) {
+          if (await this.lifecycle.retirePending(tx, order, CloseReason.demoReset)) closed.push(order.id);
+          continue;
+        }
+        const instrument = this.core.instrument(order.instrumentId);
+        const quote = this.core.deps.market.getQuote(order.instrumentId);
+        // Without a quote the position closes flat: the balance is restored below either way.
+        const exit = quote ? exitPrice(order.side as OrderSideValue, quote) : dec(order.openPrice ?? '0');
+        if (await this.lifecycle.closeLocked(tx, order, instrument, exit, CloseReason.demoReset)) closed.push(order.id);
+      }
+      const { balance } = await this.core.deps.wallet.get(userId, tx);
+      const topUp = demoStartBalance.minus(balance);
+      let after = balance;
+      if (!topUp.isZero()) {
+        after = await this.core.deps.wallet.post(tx, { userId, amount: topUp, type: 'demo_reset' });
+      }
+      return { balance: after, closed };
+    });
+    if (result.closed.length > 0) this.core.closedNotice(userId, result.closed);
+    else this.core.changed(userId);
+    return result;
+  }
+}

@@ -1,0 +1,139 @@
+import { dec, OrderStatus, type Dec } from '@pipwise/domain';
+import { and, count, desc, eq, gte, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { idArray, TableRows } from '../../db/rows.js';
+import { orders } from '../../db/schema.js';
+import type { OrderRow, TradingCore } from './core.js';
+
+export const PAGE_SIZE = 10;
+
+export const orderRows = new TableRows(orders);
+
+/** Realised results of a trader's closed positions: summed in NUMERIC, exact. */
+export interface TraderResults {
+  userId: number;
+  profit: Dec;
+  margin: Dec;
+  trades: number;
+}
+
+/** A trader's results over a window, with what the leaderboard shows about how they trade. */
+export interface WindowResults extends TraderResults {
+  /** Positions closed with a profit above 0. */
+  wins: number;
+  /** The leverage used most. */
+  leverage: number;
+  /** ShowCode of the instrument traded most. */
+  code: string;
+}
+
+/**
+ * Positions that were opened and then closed. Pending orders retired without a fill (cancelled,
+ * margin_short, a demo reset) are history too but were never trades: they have no `opened_at`.
+ */
+const closedPositions = () => and(eq(orders.status, OrderStatus.history), isNotNull(orders.openedAt));
+
+/** The order lists, and the leaderboard's results: reads only. */
+export class OrderQueries {
+  constructor(private readonly core: TradingCore) {}
+
+  /**
+   * One page of the user's orders of one status, newest first (history by closing time): after the
+   * order `cursor` names when given (what rows left or joined since does not shift it), else by `page`.
+   */
+  async list(userId: number, status: number, at: { page: number; cursor?: number | undefined }) {
+    const where = and(eq(orders.userId, userId), eq(orders.status, status));
+    const history = status === OrderStatus.history;
+    let after: SQL | undefined;
+    if (at.cursor !== undefined) {
+      // A history row's closing time never changes; an open list is ordered by id alone.
+      after = history
+        ? sql`(${orders.closedAt}, ${orders.id}) < (SELECT closed_at, id FROM ${orders} WHERE id = ${at.cursor} AND user_id = ${userId})`
+        : sql`${orders.id} < ${at.cursor}`;
+    }
+    const [found, [totals], wallet] = await Promise.all([
+      this.core.db
+        .select()
+        .from(orders)
+        .where(and(where, after))
+        .orderBy(desc(history ? orders.closedAt : orders.id), desc(orders.id))
+        .limit(PAGE_SIZE + 1)
+        .offset(at.cursor === undefined ? (at.page - 1) * PAGE_SIZE : 0),
+      this.core.db
+        .select({ total: count(), realised: sql<string | null>`sum(${orders.profit})` })
+        .from(orders)
+        .where(where),
+      this.core.deps.wallet.get(userId),
+    ]);
+    let allProfits = dec(0);
+    if (status === OrderStatus.holding) {
+      allProfits = (await this.core.exposure(this.core.db, userId)).floating;
+    } else if (history) {
+      allProfits = dec(totals?.realised ?? '0');
+    }
+    // One row more than a page was read to know whether another page follows.
+    const rows = found.slice(0, PAGE_SIZE);
+    const nextCursor = found.length > PAGE_SIZE ? rows[rows.length - 1]!.id : null;
+    return { rows, nextCursor, total: Number(totals?.total ?? 0), allProfits, balance: wallet.balance };
+  }
+
+  /**
+   * Per trader, the positions closed since `since`, highest realised profit first (ties by user id,
+   * so pages do not overlap). Served by the partial index on `closed_at` of history orders.
+   */
+  async windowResults(since: Date, limit: number, offset: number): Promise<WindowResults[]> {
+    const profitSum = sql<string>`sum(${orders.profit})`;
+    const rows = await this.core.db
+      .select({
+        userId: orders.userId,
+        profit: profitSum,
+        margin: sql<string>`sum(${orders.margin})`,
+        trades: count(),
+        wins: sql<number>`count(*) filter (where ${orders.profit} > 0)`.mapWith(Number),
+        // Among equally frequent values mode() takes the first in sort order: the lower leverage or instrument id.
+        leverage: sql<number>`mode() within group (order by ${orders.leverage})`.mapWith(Number),
+        instrumentId: sql<number>`mode() within group (order by ${orders.instrumentId})`.mapWith(Number),
+      })
+      .from(orders)
+      .where(and(closedPositions(), gte(orders.closedAt, since)))
+      .groupBy(orders.userId)
+      .orderBy(desc(profitSum), orders.userId)
+      .limit(limit)
+      .offset(offset);
+    return rows.map((row) => ({
+      userId: row.userId,
+      profit: dec(row.profit),
+      margin: dec(row.margin),
+      trades: row.trades,
+      wins: row.wins,
+      leverage: row.leverage,
+      code: this.core.deps.market.getInstrument(row.instrumentId)?.showCode ?? '',
+    }));
+  }
+
+  /** Every position these traders ever closed, per trader; traders without one are absent. */
+  async lifetimeResults(userIds: number[]): Promise<Map<number, TraderResults>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.core.db
+      .select({
+        userId: orders.userId,
+        profit: sql<string>`sum(${orders.profit})`,
+        margin: sql<string>`sum(${orders.margin})`,
+        trades: count(),
+      })
+      .from(orders)
+      .where(and(closedPositions(), inArray(orders.userId, userIds)))
+      .groupBy(orders.userId);
+    return new Map(
+      rows.map((row) => [
+        row.userId,
+        { userId: row.userId, profit: dec(row.profit), margin: dec(row.margin), trades: row.trades },
+      ]),
+    );
+  }
+
+  /** Open orders of these accounts (of every account without `userIds`), for the engine's loads. */
+  async openOrders(userIds?: number[]): Promise<OrderRow[]> {
+    const open = sql`status IN (${OrderStatus.holding}, ${OrderStatus.pending})`;
+    return orderRows.select(this.core.db, userIds ? sql`${open} AND user_id = ANY(${idArray(userIds)})` : open);
+  }
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../languages.js';
+import { GLOSSARY, glossaryProblems } from './glossary.js';
+
+describe('glossary', () => {
+  it.each([...LANGUAGES])('%s forbids none of its own terms', (language) => {
+    const { terms, forbidden } = GLOSSARY[language];
+    const clashes = Object.values(terms).flatMap(([term]) =>
+      forbidden.filter((pattern) => pattern.test(term)).map((pattern) => `${term} ${pattern}`),
+    );
+    expect(clashes).toEqual([]);
+  });
+
+  it('names a concept the translation misses, and a forbidden variant it uses', () => {
+    expect(glossaryProblems('hk', 'Please log in first', '請先登錄')).toEqual(['log_in: expected "登入"', 'forbidden "登錄"']);
+    expect(glossaryProblems('hk', 'Please log in first', '請先登入')).toEqual([]);
+    expect(glossaryProblems('pt', 'Incorrect account or password', 'Conta ou palavra-passe incorreta')).toEqual([
+      'password: expected "senha"',
+      'forbidden "palavra-passe"',
+    ]);
+    expect(glossaryProblems('spa', 'Please enter your password', 'Introduzca su contraseña')).toHaveLength(2);
+    expect(glossaryProblems('spa', 'Please enter your password', 'Introduce tu contraseña')).toEqual([]);
+  });
+
+  it('accepts inflected forms and ignores Arabic diacritics', () => {
+    expect(glossaryProblems('ru', 'The verification code has expired', 'Срок действия кода подтверждения истёк')).toEqual([]);
+    expect(glossaryProblems('ar', 'Cancel this pending order?', 'هل تريد إلغاء هذا الأمر المعلّق؟')).toEqual([]);
+    expect(glossaryProblems('tr', 'Lots', 'İşlem Lotları')).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ZDemoRequest, ZForgetPasswordRequest, ZLoginRequest, ZRegisterRequest, ZSendCodeRequest } from './accounts.js';
+import { optionalText, requiredText, safeText } from './common.js';
+
+const CONTROLS = ['\u0000', '\u0007', '\t', '\n', '\r', '\u001b', '\u001f', '\u007f'];
+
+describe('safe text', () => {
+  it.each(CONTROLS.map((c) => [JSON.stringify(c), c]))('refuses %s anywhere in a text input', (_, control) => {
+    for (const schema of [safeText(), requiredText('x_required'), optionalText()]) {
+      for (const text of [`${control}abc`, `ab${control}c`, `abc${control}`]) {
+        const result = schema.safeParse(text);
+        expect(result.success, JSON.stringify(text)).toBe(false);
+        expect(result.error?.issues[0]?.message).toBe('field_invalid');
+      }
+    }
+  });
+
+  it('accepts any printable text, in any script, and trims spaces', () => {
+    expect(requiredText('x').parse('  Ελένη 陳大文 ناصر  ')).toBe('Ελένη 陳大文 ناصر');
+    expect(optionalText().parse('')).toBeUndefined();
+  });
+
+  it('guards every text field of the accounts requests', () => {
+    const nul = 'a\u0000b';
+    const refused = [
+      ZLoginRequest.safeParse({ account: nul, password: 'Secret123' }),
+      ZLoginRequest.safeParse({ account: 'a@example.com', password: `Secret123${'\u0000'}` }),
+      ZLoginRequest.safeParse({ account: 'a@example.com', password: 'Secret123', captcha: nul }),
+      ZSendCodeRequest.safeParse({ to: nul, type: 1 }),
+      ZRegisterRequest.safeParse({
+        type: 1,
+        account: 'a@example.com',
+        password: 'Secret123',
+        re_password: 'Secret123',
+        sms_code: '123456',
+        invite_code: nul,
+      }),
+      ZForgetPasswordRequest.safeParse({
+        type: 1,
+        account: 'a@example.com',
+        new_password: 'Secret123',
+        secondary_password: `Secret123${'\u0000'}`,
+        auth_code: '123456',
+      }),
+      ZDemoRequest.safeParse({ demo_id: '12345678', demo_secret: `${'a'.repeat(42)}\u0000` }),
+    ];
+    for (const result of refused) expect(result.success).toBe(false);
+  });
+});
