@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, configureApi, http } from './http';
+import { ApiError, configureApi, http, outcomeUnknown } from './http';
 
 interface Call {
   url: URL;
@@ -12,6 +12,7 @@ describe('API client', () => {
   let signedOut: number;
   let spinner: string[];
   let answer: () => Promise<Response>;
+  let notLive: string | null;
 
   const reply =
     (body: unknown, status = 200) =>
@@ -24,6 +25,7 @@ describe('API client', () => {
     signedOut = 0;
     spinner = [];
     answer = reply({ code: 1, msg: 'ok', data: { value: 42 } });
+    notLive = null;
     configureApi({
       baseUrl: () => 'http://app.test',
       token: () => 'secret-token',
@@ -36,6 +38,7 @@ describe('API client', () => {
         spinner.push(`toast ${message}`);
       },
       networkErrorMessage: (code) => `network ${code}`,
+      pricesNotLive: () => notLive,
       showLoading: () => {
         spinner.push('open');
         return () => spinner.push('close');
@@ -93,5 +96,36 @@ describe('API client', () => {
     answer = reply({ code: 1002, msg: 'Rejected', data: null });
     await expect(http.post('/v1/api/forex/close', { id: 1 }, { loading: true })).rejects.toBeInstanceOf(ApiError);
     expect(spinner).toEqual(['open', 'close', 'toast Rejected']);
+  });
+
+  it("sends the intent's Idempotency-Key as given, the same on every send", async () => {
+    await http.post('/v1/api/forex/submit', { forex_id: 1 }, { idempotencyKey: 'intent-1' });
+    await http.post('/v1/api/forex/submit', { forex_id: 1 }, { idempotencyKey: 'intent-1' });
+    expect(calls.map((call) => (call.init.headers as Record<string, string>)['idempotency-key'])).toEqual([
+      'intent-1',
+      'intent-1',
+    ]);
+  });
+
+  it('refuses a call that needs live prices while they are not, sending nothing and saying why', async () => {
+    notLive = 'You are offline';
+    const refused = http.post('/v1/api/forex/submit', { forex_id: 1 }, { loading: true, needsLivePrices: true });
+    await expect(refused).rejects.toMatchObject({ code: 'PRICES_NOT_LIVE', message: 'You are offline' });
+    await expect(http.get('/v1/api/forex/trade_list')).resolves.toEqual({ value: 42 });
+    expect(calls.map((call) => call.url.pathname)).toEqual(['/v1/api/forex/trade_list']);
+    expect(toasts).toEqual(['You are offline']);
+    expect(spinner).toEqual(['toast You are offline']);
+  });
+
+  it('tells a lost answer (the server may have acted) from an answer and from a call never sent', async () => {
+    answer = () => Promise.reject(new TypeError('fetch failed'));
+    const lost = await http.post('/v1/api/forex/submit', {}).catch((error: unknown) => error);
+    answer = () => Promise.resolve(new Response('<html>bad gateway</html>', { status: 502 }));
+    const proxy = await http.post('/v1/api/forex/submit', {}).catch((error: unknown) => error);
+    answer = reply({ code: 1002, msg: 'Rejected', data: null });
+    const refused = await http.post('/v1/api/forex/submit', {}).catch((error: unknown) => error);
+    notLive = 'offline';
+    const unsent = await http.post('/v1/api/forex/submit', {}, { needsLivePrices: true }).catch((error: unknown) => error);
+    expect([lost, proxy, refused, unsent].map(outcomeUnknown)).toEqual([true, true, false, false]);
   });
 });

@@ -13,6 +13,19 @@ export class ApiError extends Error {
   }
 }
 
+/** The request failed on the way: whether the server acted is unknown. */
+export const NETWORK_ERROR = 'ERR_NETWORK';
+/** The request was not sent: it needs the live prices the user sees, and they are not live. */
+export const PRICES_NOT_LIVE = 'PRICES_NOT_LIVE';
+
+/**
+ * Whether the server may have acted on a request that failed: no answer, or one that is not our envelope
+ * (a proxy's 502). An envelope error is the server's answer, and a request refused here was never sent.
+ */
+export function outcomeUnknown(error: unknown) {
+  return error instanceof ApiError && (error.code === NETWORK_ERROR || String(error.code).startsWith('HTTP_'));
+}
+
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
 export interface RequestOptions {
@@ -20,15 +33,23 @@ export interface RequestOptions {
   body?: Record<string, unknown> | FormData;
   /** Send the body as application/x-www-form-urlencoded (spec §7 marks some calls as form). */
   form?: boolean;
-  /** No toast on failure (spec §8: the user info call). */
+  /**
+   * No toast on failure (spec §8: the user info call), or not yet: an order call is resent after a lost
+   * answer, and the user is told only how it ended (toastFailure).
+   */
   silent?: boolean;
   /** A call made while the app starts: a 999 does not redirect to /login (spec §4). */
   initial?: boolean;
   /** Show the blocking spinner until the answer arrives (spec §8: no timeout). */
   loading?: boolean;
   signal?: AbortSignal;
-  /** Money-moving calls send one, so a retried request has no second effect (DESIGN §4). */
+  /**
+   * Money-moving calls send one per intent of the user (intent.ts): every retry of that intent carries
+   * the same key, so the server acts at most once.
+   */
   idempotencyKey?: string;
+  /** The call acts at the price on screen (an order, a close): refused, never queued, while prices are not live. */
+  needsLivePrices?: boolean;
 }
 
 /** What the client needs from the app; injected so the client runs (and is tested) without the UI. */
@@ -39,6 +60,8 @@ export interface ApiEnvironment {
   onNotLoggedIn: () => void;
   toast: (message: string) => void;
   networkErrorMessage: (code: string) => string;
+  /** Why the prices on screen are not live (offline, live feed down), or null while they are. */
+  pricesNotLive: () => string | null;
   showLoading: () => () => void;
   fetch: typeof fetch;
 }
@@ -79,6 +102,11 @@ export async function request<T>(
   options: RequestOptions = {},
 ) {
   const api = environment();
+  const notLive = options.needsLivePrices ? api.pricesNotLive() : null;
+  if (notLive) {
+    if (!options.silent) api.toast(notLive);
+    throw new ApiError(PRICES_NOT_LIVE, notLive, 0);
+  }
   const readsOnly = method === 'GET' || method === 'DELETE';
   const query: Query = { ...(readsOnly ? options.query : {}), ...(readsOnly ? { timestamp: Date.now() } : {}) };
   const search = queryString(query);
@@ -110,8 +138,8 @@ async function send<T>(api: ApiEnvironment, url: string, init: RequestInit, path
     // A cancelled request is nobody's error (spec §8).
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     console.error('request failed', path, error);
-    const message = api.networkErrorMessage('ERR_NETWORK');
-    return { error: new ApiError('ERR_NETWORK', message, 0), toast: message };
+    const message = api.networkErrorMessage(NETWORK_ERROR);
+    return { error: new ApiError(NETWORK_ERROR, message, 0), toast: message };
   }
   try {
     const envelope = (await response.json()) as Envelope<T>;
@@ -123,6 +151,11 @@ async function send<T>(api: ApiEnvironment, url: string, init: RequestInit, path
     const message = api.networkErrorMessage(code);
     return { error: new ApiError(code, message, response.status), toast: message };
   }
+}
+
+/** Tells the user why a call sent `silent` failed, once its caller knows it will not be sent again. */
+export function toastFailure(error: unknown) {
+  if (error instanceof ApiError) environment().toast(error.message);
 }
 
 /** A fresh Idempotency-Key; crypto.randomUUID needs a secure context, getRandomValues does not. */

@@ -3,9 +3,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { accountKeys } from './queries/account';
 import { marketKeys } from './queries/market';
-import { mapOrders, orderKeys, OrderStatus, type OrderPages } from './queries/orders';
+import { mapOrders, orderKeys, OrderStatus, type OrderPages, type OrderStatusValue } from './queries/orders';
 import { LiveSocket } from './socket';
-import type { DayMarketTick, ForexTradePush, TradePair } from './types';
+import type { DayMarketTick, ForexTradePush, Order, TradePair } from './types';
 
 export const liveSocket = new LiveSocket({
   url: () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${SOCKET_PATH}`,
@@ -30,6 +30,8 @@ export function applyTicks(list: TradePair[] | undefined, ticks: DayMarketTick[]
     return {
       ...pair,
       ...(tick.status !== undefined ? { MarketStatus: tick.status } : {}),
+      // The rate moves with the quote it came with, so the ticket's estimate converts as orders are charged.
+      ...(tick.usd_rate !== undefined ? { UsdRate: tick.usd_rate } : {}),
       ForexQuotations: {
         ...quote,
         Close: tick.close,
@@ -45,9 +47,30 @@ export function applyTicks(list: TradePair[] | undefined, ticks: DayMarketTick[]
 }
 
 /**
+ * Applies a pushed change to a cached order list. A list waiting for its refetch (a fill or a close
+ * invalidated it) is left alone: writing into it would mark it fresh, and a list whose rows changed
+ * would be shown from the cache on the next visit instead of fetched.
+ */
+function patchOrders(client: QueryClient, status: OrderStatusValue, change: (orders: Order[]) => Order[]) {
+  const key = orderKeys.list(status);
+  if (client.getQueryState(key)?.isInvalidated) return;
+  client.setQueryData<OrderPages>(key, (pages) => mapOrders(pages, change));
+}
+
+/**
+ * Fetches again what an order event changed, shown or not: a screen opened next (Orders, or back to the
+ * trade or user screen) then shows the lists and figures as they are at once, not its old copy while a
+ * fetch runs. Only queries something has fetched before are refetched.
+ */
+function refetchNow(client: QueryClient, queryKey: readonly unknown[]) {
+  void client.invalidateQueries({ queryKey, refetchType: 'all' });
+}
+
+/**
  * Socket pushes write into the query cache, so every screen reads live data through its query hook
  * (DAY_MARKET → trade lists, FOREX_TRADE → holding orders and account figures, FOREX_CLOSED → drops the
- * closed orders and refreshes the money figures).
+ * closed orders and refreshes history and the money figures, FOREX_FILLED → moves filled orders from
+ * pending to holding).
  */
 export function connectLiveData(client: QueryClient, socket: LiveSocket) {
   const stops = [
@@ -59,13 +82,11 @@ export function connectLiveData(client: QueryClient, socket: LiveSocket) {
       const push = data as ForexTradePush;
       client.setQueryData(accountKeys.live(), push);
       const byId = new Map((push.TransOrder ?? []).map((order) => [order.Id, order]));
-      client.setQueryData<OrderPages>(orderKeys.list(OrderStatus.holding), (pages) =>
-        mapOrders(pages, (orders) =>
-          orders.map((order) => {
-            const live = byId.get(order.Id);
-            return live ? { ...order, UpdatePrice: live.UpdatePrice, FactProfits: live.FactProfits } : order;
-          }),
-        ),
+      patchOrders(client, OrderStatus.holding, (orders) =>
+        orders.map((order) => {
+          const live = byId.get(order.Id);
+          return live ? { ...order, UpdatePrice: live.UpdatePrice, FactProfits: live.FactProfits } : order;
+        }),
       );
     }),
     socket.on(SocketTopic.forexClosed, (data) => {
@@ -73,15 +94,39 @@ export function connectLiveData(client: QueryClient, socket: LiveSocket) {
       // The last push still counts the closed positions; the refetched figures replace it.
       client.setQueryData(accountKeys.live(), null);
       for (const status of [OrderStatus.holding, OrderStatus.pending]) {
-        client.setQueryData<OrderPages>(orderKeys.list(status), (pages) =>
-          mapOrders(pages, (orders) => orders.filter((order) => !closed.has(order.Id))),
-        );
+        patchOrders(client, status, (orders) => orders.filter((order) => !closed.has(order.Id)));
       }
-      void client.invalidateQueries({ queryKey: orderKeys.list(OrderStatus.history) });
-      void client.invalidateQueries({ queryKey: accountKeys.money() });
+      refetchNow(client, orderKeys.list(OrderStatus.history));
+      refetchNow(client, accountKeys.money());
+    }),
+    socket.on(SocketTopic.forexFilled, (data) => {
+      const filled = new Set(asList<number>(data).map(Number));
+      // The reservation became margin and a fee: the pushed figures are stale until the next push.
+      client.setQueryData(accountKeys.live(), null);
+      patchOrders(client, OrderStatus.pending, (orders) => orders.filter((order) => !filled.has(order.Id)));
+      refetchNow(client, orderKeys.list(OrderStatus.holding));
+      refetchNow(client, accountKeys.money());
     }),
   ];
   return () => stops.forEach((stop) => stop());
+}
+
+/** The signed-in user's order events: a fill, a close (by the user, TP/SL or stop-out) or a cancel. */
+const ORDER_EVENTS = [SocketTopic.forexClosed, SocketTopic.forexFilled] as const;
+
+/**
+ * Subscribes to the user's order events on every screen, not only while Orders is shown: they move rows
+ * between the cached lists and change the balance the trade and user screens show. The socket counts
+ * subscriptions per topic, so a screen subscribing to one of them too sends no second `sub`.
+ */
+export function subscribeOrderEvents(socket: LiveSocket) {
+  const stops = ORDER_EVENTS.map((topic) => socket.subscribe(topic));
+  return () => stops.forEach((stop) => stop());
+}
+
+/** The app shell's subscription to the order events, while a user is signed in. */
+export function useOrderEvents(signedIn: boolean) {
+  useEffect(() => (signedIn ? subscribeOrderEvents(liveSocket) : undefined), [signedIn]);
 }
 
 /** Subscribes to a topic while the calling screen is shown (sub on mount, unsub on unmount). */

@@ -1,34 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LiveSocket, type SocketLike } from './socket';
-
-/** A scripted WebSocket: the test opens it, answers for the server and reads what the client sent. */
-class ScriptedSocket implements SocketLike {
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  closed = false;
-  onopen: SocketLike['onopen'] = null;
-  onclose: SocketLike['onclose'] = null;
-  onerror: SocketLike['onerror'] = null;
-  onmessage: SocketLike['onmessage'] = null;
-
-  send(data: string) {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  close() {
-    this.closed = true;
-    this.readyState = 3;
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.(new Event('open'));
-  }
-  receive(message: unknown) {
-    this.onmessage?.(new MessageEvent('message', { data: typeof message === 'string' ? message : JSON.stringify(message) }));
-  }
-  types() {
-    return this.sent.map((message) => message.type);
-  }
-}
+import { ScriptedSocket } from './scriptedSocket';
+import { LiveSocket } from './socket';
 
 describe('LiveSocket', () => {
   let sockets: ScriptedSocket[];
@@ -116,6 +88,46 @@ describe('LiveSocket', () => {
     expect(sockets).toHaveLength(2);
     vi.advanceTimersByTime(1);
     expect(sockets).toHaveLength(3);
+  });
+
+  it('tells its listeners when the connection opens and when it is lost', () => {
+    const seen: boolean[] = [];
+    live.onConnectionChange(() => seen.push(live.connected));
+    live.start();
+    expect(live.firstAttempt).toBe(true);
+    latest().open();
+    latest().drop();
+    expect(seen).toEqual([true, false]);
+    expect(live.firstAttempt).toBe(false);
+  });
+
+  it('is no longer answering once a ping has gone unanswered for a whole interval, and is again on the pong', () => {
+    const seen: boolean[] = [];
+    live.onConnectionChange(() => seen.push(live.answering));
+    live.start();
+    latest().open();
+    vi.advanceTimersByTime(5_000);
+    expect(live.answering).toBe(true);
+    vi.advanceTimersByTime(5_000);
+    expect(live.answering).toBe(false);
+    expect(live.connected).toBe(true);
+    latest().receive({ type: 'pong' });
+    expect(seen).toEqual([true, false, true]);
+  });
+
+  it('connects at once when woken during a backoff, instead of waiting it out', () => {
+    live.start();
+    latest().open();
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      latest().drop();
+      vi.advanceTimersByTime(2 ** attempt * 1_000);
+    }
+    latest().drop();
+    const before = sockets.length;
+    live.wake();
+    expect(sockets).toHaveLength(before + 1);
+    live.wake();
+    expect(sockets).toHaveLength(before + 1);
   });
 
   it('hands typed messages to their listeners and warns about messages without a type', () => {

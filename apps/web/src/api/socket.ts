@@ -36,6 +36,7 @@ export class LiveSocket {
   private loggedInWith: string | null = null;
   private readonly topics = new Map<string, number>();
   private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly connectionListeners = new Set<() => void>();
   private missedPongs = 0;
   private attempt = 0;
   private heartbeat: ReturnType<typeof setInterval> | null = null;
@@ -58,6 +59,33 @@ export class LiveSocket {
 
   get connected() {
     return this.socket?.readyState === OPEN;
+  }
+
+  /**
+   * Open and answering: a ping left unanswered for a whole interval means nothing is getting through,
+   * long before the missed pings close the connection.
+   */
+  get answering() {
+    return this.connected && this.missedPongs < 2;
+  }
+
+  /** Not connected, and no attempt has failed yet: the app is opening, prices are not known to be stale. */
+  get firstAttempt() {
+    return !this.connected && this.attempt === 0;
+  }
+
+  /** Called whenever the connection opens, is lost, stops answering or answers again. */
+  onConnectionChange(listener: () => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  /** Connects at once instead of waiting out the backoff, e.g. when the browser comes back online. */
+  wake() {
+    if (!this.started || !this.retryTimer) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.connect();
   }
 
   /** Sends the login once for a token; repeated calls with the same token do nothing. */
@@ -117,6 +145,7 @@ export class LiveSocket {
       this.sendLogin();
       for (const topic of this.topics.keys()) this.send({ type: 'sub', topic });
       this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_INTERVAL_MS);
+      this.announceConnection();
     };
     socket.onmessage = (event) => {
       if (socket === this.socket) this.receive(event.data);
@@ -135,6 +164,7 @@ export class LiveSocket {
       return;
     }
     this.missedPongs += 1;
+    if (this.missedPongs === 2) this.announceConnection();
     this.send({ type: 'ping' });
   }
 
@@ -151,7 +181,9 @@ export class LiveSocket {
       return;
     }
     if (message.type === 'pong') {
+      const wasSilent = !this.answering;
       this.missedPongs = 0;
+      if (wasSilent) this.announceConnection();
       return;
     }
     for (const handler of this.handlers.get(message.type) ?? []) handler(message.data);
@@ -177,7 +209,12 @@ export class LiveSocket {
     if (socket) {
       socket.onopen = socket.onclose = socket.onerror = socket.onmessage = null;
       socket.close();
+      this.announceConnection();
     }
+  }
+
+  private announceConnection() {
+    for (const listener of this.connectionListeners) listener();
   }
 
   private clearConnectTimer() {

@@ -2,7 +2,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider } from 'antd-mobile';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RouterProvider } from 'react-router';
+// The DOM build of the provider, so a navigation can ask to be drawn at once (`flushSync`).
+import { RouterProvider } from 'react-router/dom';
 import { antdLocale } from '../i18n/antd-locale';
 import { router } from './router';
 import { queryClient } from './setup';

@@ -1,25 +1,24 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { TabBar } from 'antd-mobile';
 import { Activity, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
-import { liveSocket } from '../api/live';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { liveSocket, useOrderEvents } from '../api/live';
 import { useUserInfoQuery } from '../api/queries/account';
 import { marketKeys } from '../api/queries/market';
+import { ConnectionBanner } from '../components/ConnectionBanner';
 import { PageSkeleton } from '../components/states';
 import { useSession } from '../stores/session';
 import { loginPath, Paths } from './paths';
 import { TABS } from './tabs';
 
 /**
- * The frame of every route: the live socket, the tab screens kept alive (scroll, chosen tab and loaded
+ * The frame of every route: the live socket (and the signed-in user's order events), the tab screens kept alive (scroll, chosen tab and loaded
  * pages survive leaving and coming back, spec §2) and the footer tab bar. Other routes render through
  * the outlet.
  */
 export function Shell() {
   const { t } = useTranslation();
   const location = useLocation();
-  const navigate = useNavigate();
   const client = useQueryClient();
   const token = useSession((state) => state.token);
   const [visited, setVisited] = useState<string[]>([]);
@@ -30,6 +29,7 @@ export function Shell() {
 
   useEffect(() => liveSocket.start(), []);
   useEffect(() => liveSocket.login(token), [token]);
+  useOrderEvents(Boolean(token));
 
   useEffect(() => {
     if (location.pathname === Paths.home || location.pathname === Paths.trade) {
@@ -47,6 +47,7 @@ export function Shell() {
   const kept = TABS.filter((candidate) => open.includes(candidate.path) && (!candidate.requiresLogin || token));
   return (
     <div className="app">
+      <ConnectionBanner />
       {kept.map(({ path, Screen }) => (
         <Activity key={path} mode={path === tab?.path ? 'visible' : 'hidden'}>
           <Suspense fallback={<PageSkeleton />}>
@@ -61,27 +62,15 @@ export function Shell() {
       )}
       {tab && (
         <nav className="tab-bar" aria-label={t('nav.main')}>
-          <TabBar activeKey={tab.path} onChange={(path) => void navigate(path)} safeArea>
-            {TABS.map((item) => (
-              <TabBar.Item
-                key={item.path}
-                icon={item.icon}
-                title={
-                  // antd-mobile's tab items are plain boxes: the title carries the link role and keyboard access.
-                  <span
-                    role="link"
-                    tabIndex={0}
-                    aria-current={item.path === tab.path ? 'page' : undefined}
-                    onKeyDown={(event) => {
-                      if (event.key === 'Enter') void navigate(item.path);
-                    }}
-                  >
-                    {t(item.labelKey)}
-                  </span>
-                }
-              />
-            ))}
-          </TabBar>
+          {TABS.map((item) => (
+            // Real links: the whole tab (icon and title) is the target, reachable by keyboard.
+            <NavLink key={item.path} to={item.path} end className="tab-bar-item">
+              <span className="tab-bar-icon" aria-hidden="true">
+                {item.icon}
+              </span>
+              <span className="tab-bar-title">{t(item.labelKey)}</span>
+            </NavLink>
+          ))}
         </nav>
       )}
     </div>

@@ -14,8 +14,6 @@ export const Paths = {
   language: '/language',
 } as const;
 
-export const LOGIN_REQUIRED: readonly string[] = [Paths.order, Paths.user];
-
 /** `/news/detail?id=7` (spec §2). */
 export const newsDetailPath = (id: number) => `${Paths.newsDetail}?id=${id}`;
 

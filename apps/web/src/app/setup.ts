@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { unstableSetRender } from 'antd-mobile';
 import { createRoot, type Root } from 'react-dom/client';
+import { connectFeed, feedState } from '../api/feed';
 import { ApiError, configureApi } from '../api/http';
 import { connectLiveData, liveSocket } from '../api/live';
 import { currentLanguage, i18n } from '../i18n';
@@ -27,8 +28,14 @@ export const queryClient = new QueryClient({
       // Envelope failures are answers, not glitches; only network failures are worth one more try.
       retry: (count, error) => count < 1 && error instanceof ApiError && error.status === 0,
     },
+    // A call the user made offline fails now, with its message; it is never held and sent on reconnect.
+    mutations: { networkMode: 'always' },
   },
 });
+
+// The server writes every answer in the language of the request's `lang` header (category names, order
+// texts, news), which no query key carries: a new language makes all cached answers stale.
+i18n.on('languageChanged', () => void queryClient.invalidateQueries());
 
 let loadingCount = 0;
 
@@ -52,6 +59,7 @@ export function setupApp(navigate: (path: string) => void) {
       void toast().then((Toast) => Toast.show({ content: message }));
     },
     networkErrorMessage: (code) => i18n.t('common.network_error', { code }),
+    pricesNotLive: () => (feedState() === 'live' ? null : i18n.t('common.prices_not_live')),
     showLoading: () => {
       loadingCount += 1;
       if (loadingCount === 1) {
@@ -70,4 +78,5 @@ export function setupApp(navigate: (path: string) => void) {
     fetch: (input, init) => fetch(input, init),
   });
   connectLiveData(queryClient, liveSocket);
+  connectFeed(queryClient);
 }

@@ -52,3 +52,65 @@ export function formatDateTime(value: string | number | Date | null | undefined)
   }
   return format.format(date);
 }
+
+interface NumberSymbols {
+  decimal: string;
+  group: string;
+  /** The language's own digits, 0 to 9 (Burmese writes ၀–၉). */
+  digits: string[];
+}
+
+const symbolCache = new Map<string, NumberSymbols>();
+
+function numberSymbols(): NumberSymbols {
+  const locale = LANGUAGE_LOCALES[currentLanguage()];
+  let found = symbolCache.get(locale);
+  if (!found) {
+    const format = new Intl.NumberFormat(locale);
+    const parts = format.formatToParts(12345.6);
+    found = {
+      decimal: parts.find((part) => part.type === 'decimal')?.value ?? '.',
+      group: parts.find((part) => part.type === 'group')?.value ?? ',',
+      digits: Array.from({ length: 10 }, (_, digit) => format.format(digit)),
+    };
+    symbolCache.set(locale, found);
+  }
+  return found;
+}
+
+/**
+ * A figure typed in the reader's language ("0,05" in German or Russian, "၀.၅" in Burmese) as the plain
+ * text the API takes ("0.05"), or null when it is no number. A point is read as the decimal separator too,
+ * as a phone's number pad may offer only that. Text to text: no float on the way.
+ */
+function normalizeFigure(text: string): string | null {
+  const { decimal, group, digits } = numberSymbols();
+  let plain = text.replace(/[\s\u00a0\u202f]/g, '');
+  digits.forEach((glyph, digit) => {
+    plain = plain.split(glyph).join(String(digit));
+  });
+  if (decimal !== '.' && plain.includes(decimal)) plain = plain.split(group).join('').replace(decimal, '.');
+  else if (decimal === '.') plain = plain.split(group).join('');
+  return /^[+-]?(\d+\.?\d*|\.\d+)$/.test(plain) ? plain : null;
+}
+
+/** Reads a number typed in the reader's language, the inverse of formatNumber; NaN when it is none. */
+export function parseNumber(text: string): number {
+  const plain = normalizeFigure(text);
+  return plain === null ? Number.NaN : Number(plain);
+}
+
+/** A plain figure ("1.085", as the API takes it) written with the reader's digits and decimal separator. */
+export function localizeFigure(plain: string): string {
+  const { decimal, digits } = numberSymbols();
+  return plain.replace(/\d/g, (digit) => digits[Number(digit)] ?? digit).replace('.', decimal);
+}
+
+/**
+ * What the reader typed, as the plain figure the API takes ("1,085" in Russian → "1.085"); empty stays
+ * empty and what is no number is passed on as typed, for the form's own rule to refuse.
+ */
+export function plainFigure(typed: string): string {
+  if (!typed.trim()) return '';
+  return normalizeFigure(typed) ?? typed;
+}

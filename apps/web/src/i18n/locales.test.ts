@@ -1,4 +1,4 @@
-import { LANGUAGES } from '@pipwise/domain';
+import { LANGUAGE_LOCALES, LANGUAGES, type Language } from '@pipwise/domain';
 import { describe, expect, it } from 'vitest';
 
 type Tree = Record<string, unknown>;
@@ -30,6 +30,22 @@ const locale = (code: string) => {
 
 const english = locale('en');
 
+/** i18next's plural suffixes: `order.lots_value_one`, `_few`, … chosen by the `count` option. */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+/** Keys that English gives plural forms, by their base (`order.lots_value`). */
+const pluralBases = new Set([...english.keys()].filter((key) => key.endsWith('_other')).map((key) => key.replace(PLURAL, '')));
+const baseOf = (key: string) => {
+  const base = key.replace(PLURAL, '');
+  return base !== key && pluralBases.has(base) ? base : key;
+};
+/** Nouns do not change after a number: no plural in Chinese, Japanese, Korean, …; Turkish and Hindi keep one form. */
+const NO_NUMBER_AGREEMENT: readonly Language[] = ['hk', 'jp', 'kr', 'th', 'vn', 'id', 'my', 'tr', 'hi'];
+const categories = (tag: string) => [...new Intl.PluralRules(tag).resolvedOptions().pluralCategories].sort();
+const placeholders = (text: unknown) =>
+  String(text)
+    .match(/\{\{\w+\}\}/g)
+    ?.sort() ?? [];
+
 describe('locale files', () => {
   it('exist for exactly the 18 languages', () => {
     expect(
@@ -42,25 +58,41 @@ describe('locale files', () => {
   it.each([...LANGUAGES])('%s has every key of en, none empty, and no keys of its own', (code) => {
     const messages = locale(code);
     for (const key of english.keys()) {
+      if (baseOf(key) !== key) continue;
       const text = messages.get(key);
       expect(typeof text === 'string' && text.trim().length > 0, `${code}: ${key}`).toBe(true);
     }
-    expect([...messages.keys()].filter((key) => !english.has(key))).toEqual([]);
+    expect([...messages.keys()].filter((key) => !english.has(key) && !pluralBases.has(baseOf(key)))).toEqual([]);
+  });
+
+  it.each([...LANGUAGES])('%s has a form per plural category of its language where a number meets a noun', (code) => {
+    const messages = locale(code);
+    const agrees = !NO_NUMBER_AGREEMENT.includes(code);
+    // i18next picks the rule by our code ('spa'), not by the BCP 47 tag ('es'): both must give the same forms.
+    if (agrees) expect(categories(code)).toEqual(categories(LANGUAGE_LOCALES[code]));
+    expect(pluralBases.size).toBeGreaterThan(0);
+    for (const base of pluralBases) {
+      const forms = [...messages.keys()].filter((key) => key !== base && baseOf(key) === base);
+      if (!agrees) {
+        expect(forms, `${code}: ${base} has one form for every number`).toEqual([]);
+        expect(messages.get(base), `${code}: ${base}`).toEqual(expect.stringMatching(/\S/));
+        continue;
+      }
+      expect(messages.has(base), `${code}: ${base} comes in plural forms`).toBe(false);
+      expect(forms.map((key) => PLURAL.exec(key)?.[1]).sort(), `${code}: ${base}`).toEqual(categories(LANGUAGE_LOCALES[code]));
+      for (const key of forms) expect(String(messages.get(key)).trim(), `${code}: ${key}`).not.toBe('');
+    }
   });
 
   it.each([...LANGUAGES])('%s keeps the placeholders of en', (code) => {
-    const messages = locale(code);
-    for (const [key, text] of english) {
-      const wanted =
-        String(text)
-          .match(/\{\{\w+\}\}/g)
-          ?.sort() ?? [];
-      expect(
-        String(messages.get(key))
-          .match(/\{\{\w+\}\}/g)
-          ?.sort() ?? [],
-        `${code}: ${key}`,
-      ).toEqual(wanted);
+    for (const [key, text] of locale(code)) {
+      const base = baseOf(key);
+      const plural = base !== key || pluralBases.has(key);
+      const wanted = placeholders(plural ? english.get(`${base}_other`) : english.get(key));
+      // A plural form may spell its number out (Arabic "لوت واحد") and leave the placeholder out.
+      if (plural && !key.endsWith('_other') && key !== base) {
+        expect(wanted, `${code}: ${key}`).toEqual(expect.arrayContaining(placeholders(text)));
+      } else expect(placeholders(text), `${code}: ${key}`).toEqual(wanted);
     }
   });
 
@@ -75,6 +107,6 @@ describe('locale files', () => {
       for (const match of source.matchAll(/labelKey: '([a-z][a-z0-9_]*\.[a-z0-9_]+)'/g)) used.add(match[1]!);
     }
     expect(used.size).toBeGreaterThan(50);
-    expect([...used].filter((key) => !english.has(key))).toEqual([]);
+    expect([...used].filter((key) => !english.has(key) && !pluralBases.has(key))).toEqual([]);
   });
 });

@@ -1,14 +1,13 @@
-import { ApiPath, type CodePurposeValue } from '@pipwise/domain';
+import { ApiPath, ResponseCode, type CodePurposeValue, type DemoSessionView } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../../stores/session';
-import { http } from '../http';
+import { ApiError, http } from '../http';
 import type { AreaCode, BasicInfo, Captcha, LoginResult } from '../types';
 import { STALE_REFERENCE } from './staleTimes';
 
 export const authKeys = {
   all: ['auth'] as const,
   areas: () => [...authKeys.all, 'areas'] as const,
-  setting: (key: string) => [...authKeys.all, 'setting', key] as const,
   basicInfo: () => [...authKeys.all, 'basic_info'] as const,
   captcha: () => [...authKeys.all, 'captcha'] as const,
 };
@@ -19,14 +18,6 @@ export function useAreaListQuery(enabled = true) {
     queryFn: () => http.get<AreaCode[]>(ApiPath.areaList),
     staleTime: STALE_REFERENCE,
     enabled,
-  });
-}
-
-export function useSettingQuery(key: string) {
-  return useQuery({
-    queryKey: authKeys.setting(key),
-    queryFn: () => http.get<unknown>(ApiPath.setting, { key }, { silent: true }),
-    staleTime: STALE_REFERENCE,
   });
 }
 
@@ -61,6 +52,9 @@ export interface LoginForm {
   account: string;
   password: string;
   login_type?: string;
+  /** The captcha id and its text, once the server asks for them (after several wrong passwords). */
+  key?: string;
+  captcha?: string;
 }
 
 export function useLoginMutation() {
@@ -71,12 +65,36 @@ export function useLoginMutation() {
   });
 }
 
+/**
+ * Back into this device's demo account with the secret it kept, or, without one (or when the server no
+ * longer knows it), a new demo account whose secret is kept for next time.
+ */
 export function useDemoMutation() {
   const signIn = useSignIn();
   return useMutation({
-    mutationFn: (demoId?: string) =>
-      http.get<LoginResult>(ApiPath.createDemo, demoId ? { demo_id: demoId } : undefined, { loading: true }),
-    onSuccess: signIn,
+    mutationFn: async () => {
+      const saved = useSession.getState().demo;
+      if (saved) {
+        try {
+          return await http.get<DemoSessionView>(
+            ApiPath.createDemo,
+            { demo_id: saved.id, demo_secret: saved.secret },
+            { loading: true, silent: true },
+          );
+        } catch (error) {
+          // Only the server's "no such demo account" forgets the key; offline or limited, it is kept.
+          const unknown =
+            error instanceof ApiError && (error.code === ResponseCode.notFound || error.code === ResponseCode.invalidInput);
+          if (!unknown) throw error;
+          useSession.getState().rememberDemo(null);
+        }
+      }
+      return http.get<DemoSessionView>(ApiPath.createDemo, undefined, { loading: true });
+    },
+    onSuccess: (result) => {
+      if (result.demo_secret) useSession.getState().rememberDemo({ id: String(result.user.uid), secret: result.demo_secret });
+      signIn(result);
+    },
   });
 }
 

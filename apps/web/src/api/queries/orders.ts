@@ -1,6 +1,7 @@
 import { ApiPath } from '@pipwise/domain';
 import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { http, newIdempotencyKey } from '../http';
+import { http, outcomeUnknown, toastFailure } from '../http';
+import { IntentKeys } from '../intent';
 import type { Order, OrderPage } from '../types';
 import { accountKeys } from './account';
 import { STALE_SHORT } from './staleTimes';
@@ -15,21 +16,27 @@ export const orderKeys = {
   list: (status: OrderStatusValue) => [...orderKeys.lists(), status] as const,
 };
 
-export type OrderPages = InfiniteData<OrderPage, number>;
+/** A page is asked for by the id of the last order before it (null: from the top). */
+export type OrderPages = InfiniteData<OrderPage, number | null>;
 
 export function useOrdersQuery(status: OrderStatusValue, enabled = true) {
   return useInfiniteQuery({
     queryKey: orderKeys.list(status),
-    queryFn: ({ pageParam }) => http.get<OrderPage>(ApiPath.myDeal, { status, page: pageParam }),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((sum, page) => sum + page.data.length, 0);
-      return last.data.length > 0 && loaded < last.total ? pages.length + 1 : undefined;
-    },
+    // By cursor, not page number: rows leave these lists (and join them) live, which shifts pages.
+    queryFn: ({ pageParam }) =>
+      http.get<OrderPage>(ApiPath.myDeal, pageParam === null ? { status } : { status, cursor: pageParam }),
+    initialPageParam: null as number | null,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
     staleTime: STALE_SHORT,
     enabled,
   });
 }
+
+/**
+ * A history order that was never filled (cancelled, short of margin at the fill, a demo reset): the
+ * server sends it without exit price, P&L or fee, since it never had them.
+ */
+export const neverFilled = (order: Order) => order.Status === OrderStatus.history && order.UpdatePrice === null;
 
 /** Applies a change to every loaded order of one list, as live pushes do. */
 export function mapOrders(pages: OrderPages | undefined, change: (orders: Order[]) => Order[]): OrderPages | undefined {
@@ -61,21 +68,74 @@ export interface SubmitOrder {
   multiple: number;
 }
 
-export function useSubmitOrderMutation() {
-  const invalidate = useInvalidateTrading();
-  return useMutation({
-    mutationFn: (order: SubmitOrder) => http.post<Order | { id: number }>(ApiPath.submitOrder, { ...order }, { loading: true }),
-    onSuccess: invalidate,
-  });
+/** A lost answer is asked for again at once, at most twice, with the intent's key: the server acts once. */
+const RESENDS = 2;
+const RESEND_DELAY_MS = 300;
+
+/**
+ * What the calls that trade at the price on screen share. They run when asked or not at all:
+ * react-query's default networkMode ('online') would hold one made offline and send it on reconnect, at
+ * a price the user no longer sees. Only a lost answer is sent again, at once, with the same key, and
+ * the user hears only how the intent ended: no "network error" for a try whose resend then placed it.
+ */
+export const orderMutationDefaults = {
+  networkMode: 'always',
+  retry: (failures: number, error: unknown) => failures < RESENDS && outcomeUnknown(error),
+  retryDelay: RESEND_DELAY_MS,
+  onError: toastFailure,
+} as const;
+
+/** How an order call is sent: with the spinner, only at live prices, and failing silent (orderMutationDefaults tells). */
+const orderCall = (key: string) => ({ loading: true, idempotencyKey: key, needsLivePrices: true, silent: true });
+
+/** Module-wide, so an intent outlives the screen it was made on (the detail popup is destroyed on close). */
+const intents = new IntentKeys();
+const TICKET = 'ticket';
+const closing = (id: number) => `close:${id}`;
+
+export interface KeyedOrder {
+  order: SubmitOrder;
+  key: string;
 }
 
+export const submitOrderOptions = () => ({
+  ...orderMutationDefaults,
+  mutationFn: ({ order, key }: KeyedOrder) =>
+    http.post<Order | { id: number }>(ApiPath.submitOrder, { ...order }, orderCall(key)),
+  onSettled: (_data: unknown, error: unknown) => intents.settle(TICKET, error),
+});
+
+/** The order ticket's submit: one order per intent, however often the button is tapped. */
+export function useSubmitOrderMutation() {
+  const invalidate = useInvalidateTrading();
+  const mutation = useMutation({ ...submitOrderOptions(), onSuccess: invalidate });
+  return {
+    sending: mutation.isPending,
+    /** Sends the order, unless the ticket's previous one is still on its way (a double tap). */
+    submit(order: SubmitOrder, onPlaced: () => void) {
+      const key = intents.begin(TICKET, order);
+      if (key) mutation.mutate({ order, key }, { onSuccess: onPlaced });
+    },
+  };
+}
+
+/** Closing a position: one close per position, however often it is asked for. */
 export function useCloseOrderMutation() {
   const invalidate = useInvalidateTrading();
-  return useMutation({
-    mutationFn: (id: number) =>
-      http.post<Order>(ApiPath.closeOrder, { id }, { loading: true, idempotencyKey: newIdempotencyKey() }),
+  const mutation = useMutation({
+    ...orderMutationDefaults,
+    mutationFn: ({ id, key }: { id: number; key: string }) => http.post<Order>(ApiPath.closeOrder, { id }, orderCall(key)),
     onSuccess: invalidate,
+    onSettled: (_data, error, { id }) => intents.settle(closing(id), error),
   });
+  return {
+    sending: mutation.isPending,
+    /** Resolves once closed; a second call while the first is on its way sends nothing and resolves at once. */
+    close(id: number) {
+      const key = intents.begin(closing(id), id);
+      return key ? mutation.mutateAsync({ id, key }) : Promise.resolve(undefined);
+    },
+  };
 }
 
 export function useCancelOrderMutation() {

@@ -1,4 +1,3 @@
 /** How long each kind of server state counts as fresh; live data is pushed over the socket instead. */
-export const STALE_LIVE = 0;
 export const STALE_SHORT = 10_000;
 export const STALE_REFERENCE = 5 * 60_000;

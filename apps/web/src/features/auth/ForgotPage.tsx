@@ -1,4 +1,4 @@
-import { CodePurpose } from '@pipwise/domain';
+import { CodePurpose, ZForgetPasswordRequest } from '@pipwise/domain';
 import { Button, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,20 +25,24 @@ export default function ForgotPage() {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          const found = verified.validate();
-          if (!password || !confirm) found.password = t('auth.form_incomplete');
-          else if (password !== confirm) found.confirm = t('auth.password_mismatch');
+          const request = {
+            ...verified.account,
+            new_password: password,
+            secondary_password: confirm,
+            auth_code: verified.code,
+          };
+          const found = verified.validate(ZForgetPasswordRequest, request, {
+            new_password: 'password',
+            secondary_password: 'confirm',
+          });
           setErrors(found);
           if (Object.keys(found).length > 0) return;
-          reset.mutate(
-            { ...verified.account, new_password: password, secondary_password: confirm, auth_code: verified.code },
-            {
-              onSuccess: () => {
-                Toast.show({ content: t('auth.password_reset_done') });
-                void navigate(Paths.login, { replace: true });
-              },
+          reset.mutate(request, {
+            onSuccess: () => {
+              Toast.show({ content: t('auth.password_reset_done') });
+              void navigate(Paths.login, { replace: true });
             },
-          );
+          });
         }}
       >
         {verified.fields(errors.code)}

@@ -1,3 +1,4 @@
+import { ZLoginRequest } from '@pipwise/domain';
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,7 +6,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDemoMutation, useLoginMutation } from '../../api/queries/auth';
 import { Paths, safeReturnPath } from '../../app/paths';
 import { Screen } from '../../components/Screen';
-import { Field, TextInput } from './fields';
+import { schemaErrors } from '../../forms/schemaErrors';
+import { CaptchaField, Field, TextInput, useCaptcha } from './fields';
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -15,6 +17,10 @@ export default function LoginPage() {
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ account?: string; password?: string }>({});
+  // After a failed login the captcha is shown: after several wrong passwords the server requires it.
+  const [captchaShown, setCaptchaShown] = useState(false);
+  const [captcha, setCaptcha] = useState('');
+  const captchaProof = useCaptcha(captchaShown);
   const login = useLoginMutation();
   const demo = useDemoMutation();
   const done = () => void navigate(safeReturnPath(from), { replace: true });
@@ -27,12 +33,15 @@ export default function LoginPage() {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          const found = {
-            ...(account.trim() ? {} : { account: t('auth.account_required') }),
-            ...(password ? {} : { password: t('auth.password_required') }),
-          };
+          const found = schemaErrors(ZLoginRequest, { account, password }, t, { namespace: 'auth' });
           setErrors(found);
-          if (Object.keys(found).length === 0) login.mutate({ account: account.trim(), password }, { onSuccess: done });
+          if (Object.keys(found).length > 0) return;
+          void captchaProof
+            .sendWith(captcha, (proof) => login.mutateAsync({ account: account.trim(), password, ...proof }))
+            .then(done, () => {
+              setCaptcha('');
+              setCaptchaShown(true);
+            });
         }}
       >
         <Field label={t('auth.account')} error={errors.account}>
@@ -55,6 +64,7 @@ export default function LoginPage() {
             autoComplete="current-password"
           />
         </Field>
+        {captchaShown && <CaptchaField value={captcha} onChange={setCaptcha} />}
         <Button type="submit" color="primary" block size="large" loading={login.isPending}>
           {t('auth.login')}
         </Button>

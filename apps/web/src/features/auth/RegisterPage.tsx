@@ -1,4 +1,4 @@
-import { CodePurpose } from '@pipwise/domain';
+import { CodePurpose, ZRegisterRequest } from '@pipwise/domain';
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,21 +28,19 @@ export default function RegisterPage() {
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          const found = verified.validate();
-          if (!password) found.password = t('auth.password_required');
-          else if (password !== confirm) found.confirm = t('auth.password_mismatch');
+          const request = {
+            ...verified.account,
+            password,
+            re_password: confirm,
+            sms_code: verified.code,
+            ...(invite.trim() ? { invite_code: invite.trim() } : {}),
+          };
+          const found = verified.validate(ZRegisterRequest, request, { re_password: 'confirm', invite_code: 'invite' });
           setErrors(found);
           if (Object.keys(found).length > 0) return;
-          register.mutate(
-            {
-              ...verified.account,
-              password,
-              re_password: confirm,
-              sms_code: verified.code,
-              ...(invite.trim() ? { invite_code: invite.trim() } : {}),
-            },
-            { onSuccess: () => void navigate(safeReturnPath(params.get('from')), { replace: true }) },
-          );
+          register.mutate(request, {
+            onSuccess: () => void navigate(safeReturnPath(params.get('from')), { replace: true }),
+          });
         }}
       >
         {verified.fields(errors.code)}
@@ -54,7 +52,7 @@ export default function RegisterPage() {
           onConfirm={setConfirm}
           errors={errors}
         />
-        <Field label={t('auth.invite_code')}>
+        <Field label={t('auth.invite_code')} error={errors.invite}>
           <TextInput label={t('auth.invite_code')} value={invite} onChange={setInvite} placeholder={t('auth.optional')} />
         </Field>
         <Button type="submit" color="primary" block size="large" loading={register.isPending}>

@@ -1,9 +1,10 @@
-import { AccountType, CodePurpose } from '@pipwise/domain';
+import { AccountType, CodePurpose, ZSendCodeRequest } from '@pipwise/domain';
 import { Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSendCodeMutation } from '../../api/queries/auth';
 import type { AreaCode } from '../../api/types';
+import { schemaErrors, type FormSchema } from '../../forms/schemaErrors';
 import { CodeButton } from './CodeButton';
 import { AreaPicker, CaptchaField, Field, TextInput, useCaptcha } from './fields';
 import { useAccountKinds } from './useAccountKinds';
@@ -29,14 +30,26 @@ export function useVerifiedAccount(purpose: Purpose) {
   const captchaProof = useCaptcha();
   const sendCode = useSendCodeMutation();
 
-  const accountError = () => {
-    if (!account.trim()) return t(email ? 'auth.email_required' : 'auth.phone_required');
-    if (!email && !area) return t('auth.area_required');
-    return undefined;
+  const accountRequired = email ? 'auth.email_required' : 'auth.phone_required';
+  const areaId = area && !email ? { area_id: area.id } : {};
+
+  /**
+   * Problems of a request checked with the server's own schema, keyed as the form names its fields; the
+   * account's is also shown under it. A phone needs its area, which the schema leaves to the server.
+   */
+  const check = (schema: FormSchema, request: object, fields: Record<string, string> = {}) => {
+    const found = schemaErrors(schema, request, t, {
+      namespace: 'auth',
+      fields: { to: 'account', sms_code: 'code', auth_code: 'code', ...fields },
+      messages: { account_required: accountRequired, destination_required: accountRequired },
+    });
+    if (!found.account && !email && !area) found.account = t('auth.area_required');
+    setAccountProblem(found.account);
+    return found;
   };
 
   const send = () => {
-    const problem = accountError();
+    const problem = check(ZSendCodeRequest, { to: account, type: purpose, ...areaId }).account;
     setAccountProblem(problem);
     if (problem) return Promise.reject(new Error(problem));
     return captchaProof.sendWith(captcha, (proof) =>
@@ -44,20 +57,10 @@ export function useVerifiedAccount(purpose: Purpose) {
         channel: email ? 'email' : 'sms',
         to: account.trim(),
         type: purpose,
-        ...(area && !email ? { area_id: area.id } : {}),
+        ...areaId,
         ...proof,
       }),
     );
-  };
-
-  /** Problems of the shared fields, keyed `account` and `code`; also shown under the fields. */
-  const validate = (): Record<string, string> => {
-    const found: Record<string, string> = {};
-    const problem = accountError();
-    setAccountProblem(problem);
-    if (problem) found.account = problem;
-    if (!code.trim()) found.code = t('auth.code_required');
-    return found;
   };
 
   const kindTabs =
@@ -101,9 +104,10 @@ export function useVerifiedAccount(purpose: Purpose) {
   return {
     kindTabs,
     fields,
-    validate,
+    /** Checks the whole request (`fields` names the form's own fields), showing the account's problem under it. */
+    validate: check,
     /** The account as the register and forget_password calls take it. */
-    account: { type: kind, account: account.trim(), ...(area && !email ? { area_id: area.id } : {}) },
+    account: { type: kind, account: account.trim(), ...areaId },
     code: code.trim(),
   };
 }

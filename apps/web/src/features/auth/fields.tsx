@@ -60,7 +60,7 @@ export function TextInput(props: {
   );
 }
 
-/** The image captcha that guards sending a code; tapping the picture fetches another. */
+/** The image captcha that guards sending a code (and logins after wrong passwords); tapping the picture fetches another. */
 export function CaptchaField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const { t } = useTranslation();
   const captcha = useCaptchaQuery(true);
@@ -87,15 +87,15 @@ export function CaptchaField({ value, onChange }: { value: string; onChange: (va
  * The captcha's id and a `sendWith` helper: the answer goes along only when one was typed (the server may
  * not require it), and a captcha answers once, so a new picture is fetched after every attempt.
  */
-export function useCaptcha() {
-  const captcha = useCaptchaQuery(true);
+export function useCaptcha(enabled = true) {
+  const captcha = useCaptchaQuery(enabled);
   return {
     sendWith: async <T,>(answer: string, send: (proof: { key?: string; captcha?: string }) => Promise<T>) => {
       const id = captcha.data?.id;
       try {
         return await send(id && answer.trim() ? { key: id, captcha: answer.trim() } : {});
       } finally {
-        void captcha.refetch();
+        if (enabled) void captcha.refetch();
       }
     },
   };

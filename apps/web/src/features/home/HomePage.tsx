@@ -47,7 +47,7 @@ export default function HomePage() {
             aria-pressed={category.Id === categoryId}
             onClick={() => setCategoryId((current) => (current === category.Id ? null : category.Id))}
           >
-            {category.NameShowTrans}
+            <span className="chip-label">{category.NameShowTrans}</span>
           </button>
         ))}
       </div>

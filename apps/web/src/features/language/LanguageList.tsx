@@ -33,8 +33,8 @@ export function LanguageList({ onChosen }: { onChosen?: (language: Language) => 
       aria-label={t('language.title')}
       value={[active]}
       onChange={(values) => {
-        const chosen = values[0] as Language | undefined;
-        if (!chosen) return;
+        // A tap on the ticked language unticks it (values is empty): it is still a choice, of the same language.
+        const chosen = (values[0] as Language | undefined) ?? active;
         void setLanguage(chosen).then(() => onChosen?.(chosen));
       }}
     >

@@ -1,14 +1,13 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { Screen } from '../../components/Screen';
+import { Screen, useGoBack } from '../../components/Screen';
 import { LanguageList } from './LanguageList';
 
 export default function LanguagePage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   return (
     <Screen title={t('language.title')} back>
-      <LanguageList onChosen={() => void navigate(-1)} />
+      <LanguageList onChosen={goBack} />
     </Screen>
   );
 }

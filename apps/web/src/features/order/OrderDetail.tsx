@@ -1,7 +1,9 @@
 import { Button, Dialog, Popup } from 'antd-mobile';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFeedState } from '../../api/feed';
 import {
+  neverFilled,
   OrderStatus,
   useCancelOrderMutation,
   useCloseOrderMutation,
@@ -40,36 +42,71 @@ function DetailBody({ order, status, onDone }: { order: Order; status: OrderStat
   const close = useCloseOrderMutation();
   const cancel = useCancelOrderMutation();
   const setStops = useSetStopPriceMutation();
+  // As on the order ticket: a close fills at a price the user must see live, and while the lists are not
+  // live either, a pending order shown may already have filled. Neither is asked for meanwhile.
+  const feed = useFeedState();
+  const stale = feed === 'offline' || feed === 'reconnecting';
   const precision = order.ForexTradeLists?.PricePrecision ?? 5;
   const [takeProfit, setTakeProfit] = useState(order.TargetProfitPrice ? String(order.TargetProfitPrice) : '');
   const [stopLoss, setStopLoss] = useState(order.TargetLossPrice ? String(order.TargetLossPrice) : '');
   const buy = order.OrderType === 1;
   const price = (value: number | null | undefined) => (value ? formatNumber(value, precision) : '--');
 
-  const rows: [string, string][] = [
-    [t('order.side'), t(buy ? 'order.buy' : 'order.sell')],
-    [t('order.lots'), formatLots(order.Quantity)],
-    [t(status === OrderStatus.pending ? 'order.target_price' : 'order.open_price'), price(order.Price)],
-    [t(status === OrderStatus.history ? 'order.close_price' : 'order.current_price'), price(order.UpdatePrice)],
-    [t('order.margin'), formatNumber(order.CautionMoney, 6)],
-    [t('order.fee'), formatMoney(order.TradeFee)],
-    [t('order.take_profit'), price(order.TargetProfitPrice)],
-    [t('order.stop_loss'), price(order.TargetLossPrice)],
-    [t('order.created_at'), order.CreatedAt ? formatDateTime(order.CreatedAt) : order.CreateTimeHandler],
+  const created: [string, string] = [
+    t('order.created_at'),
+    order.CreatedAt ? formatDateTime(order.CreatedAt) : order.CreateTimeHandler,
   ];
-  if (status !== OrderStatus.pending) rows.push([t('order.profit'), formatProfit(order.FactProfits)]);
-  if (status === OrderStatus.history && order.CloseReasonTran) rows.push([t('order.close_reason'), order.CloseReasonTran]);
+  // A pending order retired without a fill never had an exit price, a margin, a fee or a result.
+  const rows: [string, string][] = neverFilled(order)
+    ? [
+        [t('order.side'), t(buy ? 'order.buy' : 'order.sell')],
+        [t('order.lots'), formatLots(order.Quantity)],
+        [t('order.target_price'), price(order.Price)],
+        [t('order.take_profit'), price(order.TargetProfitPrice)],
+        [t('order.stop_loss'), price(order.TargetLossPrice)],
+        created,
+        [t('order.status'), order.CloseReasonTran],
+      ]
+    : [
+        [t('order.side'), t(buy ? 'order.buy' : 'order.sell')],
+        [t('order.lots'), formatLots(order.Quantity)],
+        [t(status === OrderStatus.pending ? 'order.target_price' : 'order.open_price'), price(order.Price)],
+        [t(status === OrderStatus.history ? 'order.close_price' : 'order.current_price'), price(order.UpdatePrice)],
+        [t('order.margin'), formatNumber(order.CautionMoney, 6)],
+        [t('order.fee'), formatMoney(order.TradeFee)],
+        [t('order.take_profit'), price(order.TargetProfitPrice)],
+        [t('order.stop_loss'), price(order.TargetLossPrice)],
+        created,
+      ];
+  if (!neverFilled(order) && status !== OrderStatus.pending) rows.push([t('order.profit'), formatProfit(order.FactProfits)]);
+  if (!neverFilled(order) && status === OrderStatus.history && order.CloseReasonTran) {
+    rows.push([t('order.close_reason'), order.CloseReasonTran]);
+  }
 
-  const confirm = (content: string, action: () => Promise<unknown>) =>
+  // One intent, one question and one request: a double tap neither stacks two dialogs nor confirms twice.
+  const asking = useRef(false);
+  const confirm = (content: string, action: () => Promise<unknown>) => {
+    if (asking.current) return;
+    asking.current = true;
+    let acting = false;
     void Dialog.confirm({
       content,
       confirmText: t('common.confirm'),
       cancelText: t('common.cancel'),
       onConfirm: async () => {
-        await action();
+        if (acting) return;
+        acting = true;
+        try {
+          await action();
+        } finally {
+          acting = false;
+        }
         onDone();
       },
+    }).finally(() => {
+      asking.current = false;
     });
+  };
 
   return (
     <div role="dialog" aria-label={t('order.detail')} className="order-detail">
@@ -109,13 +146,28 @@ function DetailBody({ order, status, onDone }: { order: Order; status: OrderStat
         </form>
       )}
 
+      {status !== OrderStatus.history && stale && (
+        <p className="notice" role="status">
+          {t(status === OrderStatus.holding ? 'order.close_paused' : 'order.cancel_paused')}
+        </p>
+      )}
       {status === OrderStatus.holding && (
-        <Button block color="danger" onClick={() => confirm(t('order.close_confirm'), () => close.mutateAsync(order.Id))}>
+        <Button
+          block
+          color="danger"
+          disabled={feed !== 'live'}
+          onClick={() => confirm(t('order.close_confirm'), () => close.close(order.Id))}
+        >
           {t('order.close_position')}
         </Button>
       )}
       {status === OrderStatus.pending && (
-        <Button block color="warning" onClick={() => confirm(t('order.cancel_confirm'), () => cancel.mutateAsync(order.Id))}>
+        <Button
+          block
+          color="warning"
+          disabled={feed !== 'live'}
+          onClick={() => confirm(t('order.cancel_confirm'), () => cancel.mutateAsync(order.Id))}
+        >
           {t('order.cancel_order')}
         </Button>
       )}

@@ -1,6 +1,6 @@
 import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useOrdersQuery, type OrderStatusValue } from '../../api/queries/orders';
+import { neverFilled, OrderStatus, useOrdersQuery, type OrderStatusValue } from '../../api/queries/orders';
 import type { Order } from '../../api/types';
 import { profitTone } from '../../components/market';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
@@ -60,21 +60,34 @@ function OrderRow({ order, status, onOpen }: { order: Order; status: OrderStatus
   const profit = order.FactProfits ?? 0;
   return (
     <li>
-      <button type="button" className="order-row" onClick={() => onOpen(order.Id)}>
+      <button type="button" className="order-row" data-order-id={order.Id} onClick={() => onOpen(order.Id)}>
         <span className="order-row-head">
           <span className={`side-tag ${buy ? 'side-buy' : 'side-sell'}`}>{t(buy ? 'order.buy' : 'order.sell')}</span>
           <span className="pair-code">{order.ForexTradeLists?.ShowCode}</span>
-          <span className="order-lots">{t('order.lots_value', { lots: formatLots(order.Quantity) })}</span>
+          <span className="order-lots">{t('order.lots_value', { count: order.Quantity, lots: formatLots(order.Quantity) })}</span>
         </span>
-        <span className="order-row-prices">
-          <span className="num">{formatNumber(order.Price, precision)}</span>
-          <span aria-hidden="true">→</span>
-          <span className="num">{formatNumber(order.UpdatePrice, precision)}</span>
-        </span>
-        {status !== 0 && (
-          <span className={`num order-profit ${profitTone(profit)}`} data-testid="order-profit">
-            {formatProfit(profit)}
-          </span>
+        {neverFilled(order) ? (
+          <>
+            <span className="order-row-prices">
+              <span className="num">{formatNumber(order.Price, precision)}</span>
+            </span>
+            <span className="order-outcome" data-testid="order-outcome">
+              {order.CloseReasonTran}
+            </span>
+          </>
+        ) : (
+          <>
+            <span className="order-row-prices">
+              <span className="num">{formatNumber(order.Price, precision)}</span>
+              <span aria-hidden="true">→</span>
+              <span className="num">{formatNumber(order.UpdatePrice, precision)}</span>
+            </span>
+            {status !== OrderStatus.pending && (
+              <span className={`num order-profit ${profitTone(profit)}`} data-testid="order-profit">
+                {formatProfit(profit)}
+              </span>
+            )}
+          </>
         )}
       </button>
     </li>

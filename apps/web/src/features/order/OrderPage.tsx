@@ -33,8 +33,8 @@ export default function OrderPage() {
   const live = useLiveAccountQuery();
   const floating = live.data?.ProfitsTotal ?? figures.data?.floating_profit;
   const usedMargin = live.data?.CautionMoneyAll ?? figures.data?.current_margin;
+  // Fills, closes and cancels are listened to by the app shell, on every screen.
   useTopic(SocketTopic.forexTrade);
-  useTopic(SocketTopic.forexClosed);
   useTopic(SocketTopic.dayMarket);
 
   // The screen stays alive between visits, so a later `?type=` must still pick the tab.

@@ -1,8 +1,11 @@
 import { OrderSide, OrderStatus, type OrderSideValue } from '@pipwise/domain';
-import { Button, Popup, Selector, Stepper, Switch, Toast } from 'antd-mobile';
+import { Button, Popup, Selector, Switch, Toast } from 'antd-mobile';
+import { AddOutline, MinusOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { useFeedState } from '../../api/feed';
 import { useBalanceQuery } from '../../api/queries/account';
 import { useBasicInfoQuery } from '../../api/queries/auth';
 import { useSubmitOrderMutation } from '../../api/queries/orders';
@@ -10,15 +13,25 @@ import type { TradePair } from '../../api/types';
 import { loginPath, Paths } from '../../app/paths';
 import { Price } from '../../components/market';
 import { PriceInput } from '../../components/PriceInput';
-import { formatMoney, formatNumber } from '../../i18n/format';
+import { formatMoney, formatNumber, parseNumber } from '../../i18n/format';
 import { useSession } from '../../stores/session';
 import { isOpen } from '../home/PairRow';
-import { decimalsOf, estimateOrder, quoteOf } from './estimate';
+import {
+  checkLevel,
+  checkLots,
+  decimalsOf,
+  estimateOrder,
+  quoteOf,
+  stepLots,
+  wrongSideKey,
+  type Level,
+  type LotProblem,
+} from './estimate';
 
 type Kind = 'market' | 'pending';
 
 /** The order ticket (spec §2 trade, §5 order rules). */
-export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[] }) {
+export function OrderForm({ pair }: { pair: TradePair }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -26,50 +39,96 @@ export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[]
   const balance = useBalanceQuery();
   const basicInfo = useBasicInfoQuery();
   const submit = useSubmitOrderMutation();
+  // Orders fill at the price on screen: none is sent while that price is not live.
+  const feed = useFeedState();
+  const stale = feed === 'offline' || feed === 'reconnecting';
 
   const leverages = (pair.HasForexMultiple ?? []).map((option) => option.Value);
   const [kind, setKind] = useState<Kind>('market');
   const [leverage, setLeverage] = useState<number | undefined>(leverages[0]);
-  const [lots, setLots] = useState<number>(pair.ForexMinCont);
+  const lotDigits = decimalsOf(pair.Pip);
+  const [lotsText, setLotsText] = useState(() => formatNumber(pair.ForexMinCont, lotDigits));
   const [targetPrice, setTargetPrice] = useState('');
   const [takeProfitOn, setTakeProfitOn] = useState(false);
   const [stopLossOn, setStopLossOn] = useState(false);
   const [takeProfit, setTakeProfit] = useState('');
   const [stopLoss, setStopLoss] = useState('');
   const [placed, setPlaced] = useState(false);
+  /** The side last tapped while a switched-on level was refused: its messages stay until fixed. */
+  const [refusedSide, setRefusedSide] = useState<OrderSideValue | null>(null);
 
   const open = isOpen(pair);
   const { bid, ask } = quoteOf(pair);
-  const lotDigits = decimalsOf(pair.Pip);
-  const estimate = leverage
-    ? estimateOrder({ pair, pairs, lots, leverage, feeType: basicInfo.data?.trade_fee_type ?? 1, side: OrderSide.buy })
-    : null;
+  const typedLots = parseNumber(lotsText);
+  const lotsChecked = checkLots(typedLots, pair);
+  const lots = 'lots' in lotsChecked ? lotsChecked.lots : null;
+  const target = kind === 'pending' && Number(targetPrice) > 0 ? targetPrice : undefined;
+  const feeType = basicInfo.data?.trade_fee_type;
+  const estimateAt = (side: OrderSideValue) =>
+    leverage && lots && feeType !== undefined && (kind === 'market' || target)
+      ? estimateOrder({ pair, side, lots, leverage, feeType, target })
+      : null;
+  const buyEstimate = estimateAt(OrderSide.buy);
+  const sellEstimate = estimateAt(OrderSide.sell);
+
+  /** The switched-on levels checked for `side`: their prices, and the message of each one refused. */
+  function levels(side: OrderSideValue) {
+    const result: { take_profit?: string; stop_loss?: string } = {};
+    const refusals: Partial<Record<Level, string>> = {};
+    for (const [level, on, text] of [
+      ['take_profit', takeProfitOn, takeProfit],
+      ['stop_loss', stopLossOn, stopLoss],
+    ] as const) {
+      if (!on) continue;
+      const checked = checkLevel({ level, text, side, pair, target });
+      if ('price' in checked) result[level] = checked.price;
+      else if (checked.problem === 'wrong_side') {
+        refusals[level] = t(wrongSideKey(level, side), {
+          price: formatNumber(Number(checked.reference), pair.PricePrecision),
+        });
+      } else refusals[level] = t(`trade.${checked.problem}`);
+    }
+    return { result, refusals };
+  }
+  const levelRefusals = refusedSide === null ? {} : levels(refusedSide).refusals;
 
   function place(side: OrderSideValue) {
     if (!token) {
       void navigate(loginPath(location.pathname));
       return;
     }
+    if (feed !== 'live') {
+      Toast.show({ content: t('common.prices_not_live') });
+      return;
+    }
     if (!leverage) {
       Toast.show({ content: t('trade.leverage_missing') });
       return;
     }
-    if (kind === 'pending' && !(Number(targetPrice) > 0)) {
+    if (kind === 'pending' && !target) {
       Toast.show({ content: t('trade.price_required') });
       return;
     }
-    submit.mutate(
+    // Refused input is shown next to its field and nothing is sent.
+    if (!lots) return;
+    const checked = levels(side);
+    if (Object.keys(checked.refusals).length > 0) {
+      setRefusedSide(side);
+      return;
+    }
+    setRefusedSide(null);
+    submit.submit(
       {
         type: side,
-        cont: lots.toFixed(lotDigits),
+        cont: lots,
         forex_id: pair.Id,
         status: kind === 'market' ? OrderStatus.holding : OrderStatus.pending,
         multiple: leverage,
-        ...(kind === 'pending' ? { target_price: targetPrice } : {}),
-        ...(takeProfitOn && takeProfit ? { target_profit_price: takeProfit } : {}),
-        ...(stopLossOn && stopLoss ? { stop_loss_price: stopLoss } : {}),
+        ...(target ? { target_price: target } : {}),
+        ...(checked.result.take_profit ? { target_profit_price: checked.result.take_profit } : {}),
+        ...(checked.result.stop_loss ? { stop_loss_price: checked.result.stop_loss } : {}),
       },
-      { onSuccess: () => setPlaced(true) },
+      () => setPlaced(true),
     );
   }
 
@@ -125,16 +184,40 @@ export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[]
 
       <div className="form-row">
         <span id="lots-label">{t('trade.lots')}</span>
-        <Stepper
-          aria-labelledby="lots-label"
-          value={lots}
-          min={pair.ForexMinCont}
-          max={pair.ForexMaxCont}
-          step={pair.Pip}
-          digits={lotDigits}
-          onChange={(value) => setLots(value ?? pair.ForexMinCont)}
-        />
+        <div className="lot-input">
+          <button
+            type="button"
+            aria-label={t('common.decrease')}
+            disabled={typedLots <= pair.ForexMinCont}
+            onClick={() => setLotsText(formatNumber(Number(stepLots(typedLots, -1, pair)), lotDigits))}
+          >
+            <MinusOutline />
+          </button>
+          <input
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            aria-labelledby="lots-label"
+            aria-invalid={!lots}
+            aria-describedby={lots ? undefined : 'lots-rule'}
+            value={lotsText}
+            onChange={(event) => setLotsText(event.target.value)}
+          />
+          <button
+            type="button"
+            aria-label={t('common.increase')}
+            disabled={typedLots >= pair.ForexMaxCont}
+            onClick={() => setLotsText(formatNumber(Number(stepLots(typedLots, 1, pair)), lotDigits))}
+          >
+            <AddOutline />
+          </button>
+        </div>
       </div>
+      {'problem' in lotsChecked && (
+        <p id="lots-rule" className="field-error" role="alert">
+          {lotRule(lotsChecked.problem, pair, t)}
+        </p>
+      )}
 
       <ToggledPrice
         title={t('trade.take_profit')}
@@ -144,6 +227,7 @@ export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[]
         onChange={setTakeProfit}
         placeholder={t('trade.take_profit_placeholder')}
         label={t('trade.take_profit_price')}
+        refusal={levelRefusals.take_profit}
       />
       <ToggledPrice
         title={t('trade.stop_loss')}
@@ -153,16 +237,22 @@ export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[]
         onChange={setStopLoss}
         placeholder={t('trade.stop_loss_placeholder')}
         label={t('trade.stop_loss_price')}
+        refusal={levelRefusals.stop_loss}
       />
 
       <dl className="estimate">
         <div>
           <dt>{t('trade.margin')}</dt>
-          <dd className="num">{estimate ? formatNumber(estimate.margin, 6) : '--'}</dd>
+          <EstimateValues
+            kind={kind}
+            name="margin"
+            buy={formatNumber(buyEstimate?.margin, 6)}
+            sell={formatNumber(sellEstimate?.margin, 6)}
+          />
         </div>
         <div>
           <dt>{t('trade.fee')}</dt>
-          <dd className="num">{estimate ? formatMoney(estimate.fee) : '--'}</dd>
+          <EstimateValues kind={kind} name="fee" buy={formatMoney(buyEstimate?.fee)} sell={formatMoney(sellEstimate?.fee)} />
         </div>
         <div>
           <dt>{t('trade.balance')}</dt>
@@ -172,11 +262,16 @@ export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[]
         </div>
       </dl>
 
+      {open && stale && (
+        <p className="notice" role="status">
+          {t('trade.orders_paused')}
+        </p>
+      )}
       <div className="trade-buttons">
         <Button
           className="buy-button"
           block
-          disabled={!open || leverages.length === 0}
+          disabled={!open || leverages.length === 0 || feed !== 'live' || submit.sending}
           onClick={() => place(OrderSide.buy)}
           aria-label={t('trade.buy')}
         >
@@ -186,7 +281,7 @@ export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[]
         <Button
           className="sell-button"
           block
-          disabled={!open || leverages.length === 0}
+          disabled={!open || leverages.length === 0 || feed !== 'live' || submit.sending}
           onClick={() => place(OrderSide.sell)}
           aria-label={t('trade.sell')}
         >
@@ -218,7 +313,47 @@ export function OrderForm({ pair, pairs }: { pair: TradePair; pairs: TradePair[]
   );
 }
 
-/** Take profit or stop loss: a switch, and the price once it is on. */
+/**
+ * A market order's estimate for each side, as each fills at its own side of the spread; a pending
+ * order's single one, as either side fills at the target.
+ */
+function EstimateValues(props: { kind: Kind; name: 'margin' | 'fee'; buy: string; sell: string }) {
+  const { t } = useTranslation();
+  if (props.kind === 'pending') {
+    return (
+      <dd className="num" data-testid={`estimate-${props.name}`}>
+        {props.buy}
+      </dd>
+    );
+  }
+  return (
+    <dd className="num">
+      <span className="estimate-line" data-testid={`estimate-${props.name}-buy`}>
+        <span className="estimate-side">{t('trade.buy')}</span> {props.buy}
+      </span>
+      <span className="estimate-line" data-testid={`estimate-${props.name}-sell`}>
+        <span className="estimate-side">{t('trade.sell')}</span> {props.sell}
+      </span>
+    </dd>
+  );
+}
+
+/** The lot rule the typed lots break, with its figure in the reader's digits. */
+function lotRule(problem: LotProblem, pair: TradePair, t: TFunction) {
+  const figure = (value: number) => formatNumber(value, decimalsOf(value));
+  switch (problem) {
+    case 'lots_below_min':
+      return t('trade.lots_min', { count: pair.ForexMinCont, min: figure(pair.ForexMinCont) });
+    case 'lots_above_max':
+      return t('trade.lots_max', { count: pair.ForexMaxCont, max: figure(pair.ForexMaxCont) });
+    case 'lots_off_step':
+      return t('trade.lots_step', { count: pair.Pip, step: figure(pair.Pip) });
+    case 'lots_invalid':
+      return t('trade.lots_range', { min: figure(pair.ForexMinCont), max: figure(pair.ForexMaxCont) });
+  }
+}
+
+/** Take profit or stop loss: a switch, and the price once it is on, with the reason it was refused. */
 function ToggledPrice(props: {
   title: string;
   on: boolean;
@@ -227,6 +362,7 @@ function ToggledPrice(props: {
   onChange: (value: string) => void;
   placeholder: string;
   label: string;
+  refusal?: string | undefined;
 }) {
   return (
     <>
@@ -242,6 +378,11 @@ function ToggledPrice(props: {
           placeholder={props.placeholder}
           label={props.label}
         />
+      )}
+      {props.on && props.refusal && (
+        <p className="field-error" role="alert">
+          {props.refusal}
+        </p>
       )}
     </>
   );

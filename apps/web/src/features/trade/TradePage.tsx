@@ -89,7 +89,7 @@ export default function TradePage() {
         )}
       </section>
 
-      <OrderForm key={pair.Id} pair={pair} pairs={list} />
+      <OrderForm key={pair.Id} pair={pair} />
 
       <Popup visible={drawerOpen} onMaskClick={() => setDrawerOpen(false)} position="left" bodyClassName="side-popup">
         <h2 className="side-popup-title">{t('trade.choose_pair')}</h2>

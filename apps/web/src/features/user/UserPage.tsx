@@ -43,10 +43,12 @@ export default function UserPage() {
         // The server ends the session; whatever it answers, this device forgets it.
         await logout.mutateAsync().catch(() => undefined);
         liveSocket.logout();
+        // Home first, drawn at once (spec §4): signed out while this screen, which needs a session, is still
+        // the one drawn, the shell would send the visitor to the login screen instead.
+        await navigate(Paths.home, { replace: true, flushSync: true });
         useSession.getState().signOut();
         client.removeQueries({ queryKey: ['account'] });
         client.removeQueries({ queryKey: ['orders'] });
-        void navigate(Paths.home, { replace: true });
         Toast.show({ icon: 'success', content: t('user.logged_out') });
       },
     });
