@@ -4,7 +4,6 @@ import {
   api,
   balanceOf,
   cents,
-  depositWhileServerStopped,
   emailedCode,
   launchBrowser,
   myOrders,
@@ -15,6 +14,7 @@ import {
   screenshot,
   storedToken,
 } from './support.js';
+import { depositWhileServerStopped } from './seed-through-database.js';
 
 describe('a visitor registers and trades', () => {
   let browser: Browser;

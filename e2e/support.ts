@@ -1,12 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { eq } from 'drizzle-orm';
 import { inject } from 'vitest';
-import { openDatabase, type Database } from '../apps/server/src/db/client.js';
-import { users } from '../apps/server/src/db/schema.js';
-import { WalletService } from '../apps/server/src/modules/wallet/service.js';
-import { startServer, stopServer } from './server-process.js';
 
 export const baseURL = () => inject('baseURL');
 const artifacts = path.resolve(import.meta.dirname, 'artifacts');
@@ -144,32 +139,3 @@ export const balanceOf = async (token: string) =>
 
 /** Money in cents, so sums of 2-decimal amounts compare exactly. */
 export const cents = (value: number) => Math.round(value * 100);
-
-/**
- * Runs `change` on the server's own database with the server stopped (PGlite has one writer), then
- * starts the server again on the same data: for what has no screen or back office to do it yet.
- */
-export async function whileServerStopped(change: (db: Database['db']) => Promise<void>) {
-  const place = inject('server');
-  await stopServer(place);
-  const database = await openDatabase({ dataDir: place.dataDir });
-  try {
-    await change(database.db);
-  } finally {
-    await database.close();
-  }
-  await startServer(place);
-}
-
-/**
- * Credits a real account as an approved deposit would, until the deposit feature exists: the money is
- * posted through the server's own WalletService (ledger row and balance in one transaction).
- */
-export function depositWhileServerStopped(email: string, amount: string) {
-  return whileServerStopped(async (db) => {
-    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-    if (!user) throw new Error(`no user ${email}`);
-    const wallet = new WalletService(db);
-    await db.transaction((tx) => wallet.post(tx, { userId: user.id, amount, type: 'deposit' }));
-  });
-}

@@ -29,7 +29,9 @@ describe('a visitor browses the markets', () => {
   it('sees prices move, filters by category, searches a pair and reads its 5M candles', async () => {
     const pairs = await api<Pair[]>('/v1/api/forex/trade_list');
     const categories = await api<Category[]>('/v1/api/forex/getCategories');
-    const live = pairs.find((pair) => pair.MarketStatus === 1);
+    // Bitcoin trades around the clock and moves by whole dollars a step, so its row visibly changes.
+    const open = pairs.filter((pair) => pair.MarketStatus === 1);
+    const live = open.find((pair) => pair.Code === 'BTCUSD') ?? open[0];
     expect(live, 'an open market to watch').toBeDefined();
     const category = categories.find((candidate) => candidate.Id === live!.CategoryId)!;
     const inCategory = pairs.filter((pair) => pair.CategoryId === category.Id);
@@ -41,10 +43,10 @@ describe('a visitor browses the markets', () => {
     expect(await hasHorizontalScroll(page)).toBe(false);
     await screenshot(page, 'journey1-home');
 
-    // Prices tick over the socket: the open market's row changes within 5 s.
+    // Prices tick over the socket: the open market's row changes (the bound is generous for a loaded machine).
     const row = markets.getByRole('link', { name: new RegExp(`^${live!.ShowCode}\\b`) });
     const before = await row.innerText();
-    await expect.poll(() => row.innerText(), { timeout: 5_000, interval: 200 }).not.toBe(before);
+    await expect.poll(() => row.innerText(), { timeout: 30_000, interval: 200 }).not.toBe(before);
 
     // A category chip filters; tapping it again clears the filter.
     const chip = page.getByRole('button', { name: category.NameShowTrans, exact: true });

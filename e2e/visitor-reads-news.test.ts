@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { news } from '../apps/server/src/db/schema.js';
-import { hasHorizontalScroll, launchBrowser, open, phone, screenshot, whileServerStopped } from './support.js';
+import { publishNewsWhileServerStopped } from './seed-through-database.js';
+import { hasHorizontalScroll, launchBrowser, open, phone, screenshot } from './support.js';
 
 const TITLE = 'Central banks hold rates';
 
@@ -10,17 +10,14 @@ describe('a visitor reads the news', () => {
 
   beforeAll(async () => {
     // Published as the back office would, but with markup it must never let run, in case it did not sanitise.
-    await whileServerStopped(async (db) => {
-      await db.insert(news).values({
-        lang: 'en',
-        title: TITLE,
-        description: 'Markets expect no change this quarter.',
-        content:
-          '<p>Rates stay where they are.</p><p><strong>Why it matters:</strong> carry trades.</p>' +
-          '<script>window.__ran = "script"</script><img src="x" onerror="window.__ran = \'handler\'">' +
-          '<a href="javascript:window.__ran = \'link\'">more</a>',
-        published: true,
-      });
+    await publishNewsWhileServerStopped({
+      lang: 'en',
+      title: TITLE,
+      description: 'Markets expect no change this quarter.',
+      content:
+        '<p>Rates stay where they are.</p><p><strong>Why it matters:</strong> carry trades.</p>' +
+        '<script>window.__ran = "script"</script><img src="x" onerror="window.__ran = \'handler\'">' +
+        '<a href="javascript:window.__ran = \'link\'">more</a>',
     });
     browser = await launchBrowser();
   });
