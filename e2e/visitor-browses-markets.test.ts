@@ -30,8 +30,8 @@ describe('a visitor browses the markets', () => {
     const pairs = await api<Pair[]>('/v1/api/forex/trade_list');
     const categories = await api<Category[]>('/v1/api/forex/getCategories');
     // Bitcoin trades around the clock and moves by whole dollars a step, so its row visibly changes.
-    const open = pairs.filter((pair) => pair.MarketStatus === 1);
-    const live = open.find((pair) => pair.Code === 'BTCUSD') ?? open[0];
+    const openPairs = pairs.filter((pair) => pair.MarketStatus === 1);
+    const live = openPairs.find((pair) => pair.Code === 'BTCUSD') ?? openPairs[0];
     expect(live, 'an open market to watch').toBeDefined();
     const category = categories.find((candidate) => candidate.Id === live!.CategoryId)!;
     const inCategory = pairs.filter((pair) => pair.CategoryId === category.Id);
