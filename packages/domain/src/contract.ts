@@ -29,6 +29,25 @@ export const ApiPath = {
   newsList: '/api/news/list',
   newsInfo: '/api/news/info',
   followList: '/api/follow/list',
+  imageUpload: '/api/common/image_upload',
+  /** Shows an upload to its owner through a signed, expiring link (`?expires=&sig=`); path ours (spec: url). */
+  upload: '/api/common/upload/:id',
+  chargeInfo: '/api/quickCharge/info',
+  chargeSymbols: '/api/quickCharge/symbols',
+  wireInfo: '/api/quickCharge/wire_info',
+  chargeSubmit: '/api/quickCharge/submit',
+  wireSubmit: '/api/quickCharge/wire_submit',
+  depositList: '/api/quickCharge/quick_ist',
+  drawSymbols: '/api/account/draw_symbol_list',
+  draw: '/api/account/draw',
+  drawList: '/api/account/draw_list',
+  /** The user's cancel of an unreviewed withdrawal (path ours; the spec names none). */
+  drawCancel: '/api/account/draw_cancel',
+  getDrawMethod: '/api/wallet/get_draw_method',
+  bindDrawMethod: '/api/wallet/bind_draw_method',
+  delDrawMethod: '/api/wallet/del_draw_method',
+  realName: '/api/user_real/real_name',
+  realNameCenter: '/api/user_real/center',
 } as const;
 
 export const SOCKET_PATH = '/v1/ws';

@@ -1,3 +1,4 @@
+export * from './cashier.js';
 export * from './contract.js';
 export * from './errors.js';
 export * from './languages.js';
@@ -6,9 +7,11 @@ export * from './market.js';
 export * from './money.js';
 export * from './trading.js';
 export * from './schemas/accounts.js';
+export * from './schemas/cashier.js';
 export * from './schemas/common.js';
 export * from './schemas/content.js';
 export * from './schemas/social.js';
 export * from './schemas/trading.js';
+export * from './views/cashier.js';
 export * from './views/envelope.js';
 export * from './views/trading.js';

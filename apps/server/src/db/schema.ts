@@ -15,7 +15,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { pgTable } from 'drizzle-orm/pg-core';
+import { customType, pgTable } from 'drizzle-orm/pg-core';
 
 /**
  * One schema for PGlite and PostgreSQL. Money is NUMERIC (drizzle hands it over as a string, which goes
@@ -26,6 +26,11 @@ const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'dat
 const money = (name: string) => numeric(name, { precision: 20, scale: 2 });
 const amount6 = (name: string) => numeric(name, { precision: 24, scale: 6 });
 const price = (name: string) => numeric(name, { precision: 24, scale: 10 });
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const userRef = () =>
   bigint('user_id', { mode: 'number' })
     .notNull()
@@ -321,3 +326,200 @@ export const news = pgTable(
   },
   (t) => [index('news_lang_created_idx').on(t.lang, t.createdAt)],
 );
+
+// ── uploads ─────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Images users upload (payment proofs, ID documents), re-encoded without metadata, kept in the database
+ * so every gateway on PGlite or PostgreSQL serves the same bytes. Private to the owner and operators.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    /** Server-made, 22 url-safe characters (128 random bits): never guessable, never the user's name. */
+    id: varchar('id', { length: 22 }).primaryKey(),
+    userId: userRef(),
+    mimeType: text('mime_type').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    sha256: text('sha256').notNull(),
+    data: bytea('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('uploads_user_idx').on(t.userId, t.createdAt)],
+);
+
+// ── cashier ─────────────────────────────────────────────────────────────────────────────────────────
+
+/** Where users pay in: a coin address (type 1) or a bank account (type 2). Managed by the back office. */
+export const depositChannels = pgTable('deposit_channels', {
+  id: serial('id').primaryKey(),
+  type: smallint('type').notNull(),
+  currencyCode: text('currency_code').notNull(),
+  protocolCode: text('protocol_code').notNull().default(''),
+  address: text('address').notNull().default(''),
+  bankName: text('bank_name').notNull().default(''),
+  bankAddress: text('bank_address').notNull().default(''),
+  bankSwift: text('bank_swift').notNull().default(''),
+  payeeName: text('payee_name').notNull().default(''),
+  payeeAccount: text('payee_account').notNull().default(''),
+  bankRemark: text('bank_remark').notNull().default(''),
+  minAmount: money('min_amount').notNull(),
+  maxAmount: money('max_amount').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  sort: integer('sort').notNull().default(0),
+});
+
+/** A deposit declared by a user; credited (ledger `deposit`) once, when an operator finishes it. */
+export const deposits = pgTable(
+  'deposits',
+  {
+    id: id(),
+    userId: userRef(),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => depositChannels.id),
+    type: smallint('type').notNull(),
+    /** The channel as it was when the user paid (a channel edited later does not rewrite history). */
+    currencyCode: text('currency_code').notNull(),
+    protocolCode: text('protocol_code'),
+    payTo: text('pay_to').notNull(),
+    fromAddress: text('from_address'),
+    amount: money('amount').notNull(),
+    creditedAmount: money('credited_amount'),
+    proofUploadId: varchar('proof_upload_id', { length: 22 })
+      .notNull()
+      .references(() => uploads.id),
+    status: smallint('status').notNull().default(0),
+    /** The reason shown to the user when rejected or voided. */
+    remark: text('remark'),
+    decidedBy: text('decided_by'),
+    decidedAt: at('decided_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('deposits_user_idx').on(t.userId, t.id), index('deposits_status_idx').on(t.status, t.createdAt)],
+);
+
+/** What users may withdraw to: a coin on a protocol (type 1) or a bank currency (type 2), with its fee. */
+export const withdrawCurrencies = pgTable('withdraw_currencies', {
+  id: serial('id').primaryKey(),
+  type: smallint('type').notNull(),
+  code: text('code').notNull(),
+  protocol: text('protocol').notNull().default(''),
+  /** fee_type 1: a fixed fee of draw_rate USD; otherwise the fee is amount × draw_rate. */
+  feeType: smallint('fee_type').notNull(),
+  drawRate: numeric('draw_rate', { precision: 20, scale: 8 }).notNull(),
+  usdPrice: numeric('usd_price', { precision: 24, scale: 8 }).notNull(),
+  minAmount: money('min_amount').notNull(),
+  maxAmount: money('max_amount').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  sort: integer('sort').notNull().default(0),
+});
+
+/**
+ * A user's payout method. Deleted methods stay (deleted_at) so withdrawals made to them keep their
+ * destination; new ones are usable only from usable_at (the cool-down).
+ */
+export const payoutMethods = pgTable(
+  'payout_methods',
+  {
+    id: id(),
+    userId: userRef(),
+    type: smallint('type').notNull(),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => withdrawCurrencies.id),
+    address: text('address'),
+    bankName: text('bank_name'),
+    bankAddress: text('bank_address'),
+    bankSwift: text('bank_swift'),
+    payeeName: text('payee_name'),
+    payeeAccount: text('payee_account'),
+    bankBranch: text('bank_branch'),
+    remark: text('remark'),
+    usableAt: at('usable_at').notNull(),
+    deletedAt: at('deleted_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payout_methods_user_idx').on(t.userId, t.type)],
+);
+
+/** A withdrawal request; its amount sits in lock_balance until completed (debited) or ended (released). */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: id(),
+    userId: userRef(),
+    type: smallint('type').notNull(),
+    currencyId: integer('currency_id')
+      .notNull()
+      .references(() => withdrawCurrencies.id),
+    methodId: bigint('method_id', { mode: 'number' })
+      .notNull()
+      .references(() => payoutMethods.id),
+    /** Leaves the balance in all, fee included. */
+    amount: money('amount').notNull(),
+    fee: money('fee').notNull(),
+    /** Terms and destination as they were at the request. */
+    usdPrice: numeric('usd_price', { precision: 24, scale: 8 }).notNull(),
+    received: money('received').notNull(),
+    currencyCode: text('currency_code').notNull(),
+    protocol: text('protocol').notNull(),
+    address: text('address'),
+    bankName: text('bank_name'),
+    payeeAccount: text('payee_account'),
+    memo: text('memo'),
+    status: smallint('status').notNull().default(0),
+    remark: text('remark'),
+    decidedBy: text('decided_by'),
+    decidedAt: at('decided_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('withdrawals_user_idx').on(t.userId, t.id), index('withdrawals_status_idx').on(t.status, t.createdAt)],
+);
+
+/** Each status a deposit or withdrawal entered, when and by whom: the record's timeline. */
+export const cashierEvents = pgTable(
+  'cashier_events',
+  {
+    id: id(),
+    refType: text('ref_type').notNull(),
+    refId: bigint('ref_id', { mode: 'number' }).notNull(),
+    status: smallint('status').notNull(),
+    /** 'user', 'system', or 'operator:<name>'. */
+    actor: text('actor').notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('cashier_events_ref_idx').on(t.refType, t.refId, t.id),
+    // A record enters each status at most once: a second transition is a unique violation, not a row.
+    uniqueIndex('cashier_events_once').on(t.refType, t.refId, t.status),
+  ],
+);
+
+// ── identity ────────────────────────────────────────────────────────────────────────────────────────
+
+/** Real-name verification, one per user. review_status 0 not submitted / rejected, 1 under review, 2 verified. */
+export const realNameRecords = pgTable('real_name_records', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id),
+  reviewStatus: smallint('review_status').notNull().default(0),
+  name: text('name').notNull(),
+  /** AES-256-GCM of the ID number: base64url of iv (12) | tag (16) | ciphertext. */
+  cardIdSealed: text('card_id_sealed').notNull(),
+  cardIdLast4: text('card_id_last4').notNull(),
+  frontUploadId: varchar('front_upload_id', { length: 22 })
+    .notNull()
+    .references(() => uploads.id),
+  reverseUploadId: varchar('reverse_upload_id', { length: 22 })
+    .notNull()
+    .references(() => uploads.id),
+  /** The operator's reason when sent back to 0. */
+  reason: text('reason'),
+  submittedAt: at('submitted_at').notNull(),
+  reviewedAt: at('reviewed_at'),
+  reviewedBy: text('reviewed_by'),
+});

@@ -21,6 +21,12 @@ export const DEFAULT_SETTINGS = {
   /** Margin level (equity ÷ used margin, %) at or below which positions are stopped out. */
   stop_out_level: '50',
   complaint_email: 'complaints@pipwise.local',
+  /** 1: withdrawals only after real-name verification (DESIGN §9). */
+  withdraw_requires_kyc: '1',
+  /** Hours a newly bound payout method waits before it can receive a withdrawal. */
+  payout_method_cooldown_hours: '24',
+  /** Days an unchecked deposit waits before it turns invalid. */
+  deposit_expiry_days: '7',
 } as const;
 
 export type SettingKey = keyof typeof DEFAULT_SETTINGS;

@@ -40,6 +40,30 @@ export const intFromInput = (messageKey: string, rules: (number: z.ZodNumber) =>
 export const positiveIntId = (messageKey: string, rules: (number: z.ZodNumber) => z.ZodNumber = (number) => number) =>
   intFromInput(messageKey, (number) => rules(number.positive({ error: messageKey })));
 
+/** Plain decimal text: digits, optionally a point and up to `decimals` digits. No signs, exponents or spaces. */
+const decimalPattern = (decimals: number) => new RegExp(`^\\d{1,13}(\\.\\d{1,${decimals}})?$`);
+
+/**
+ * A positive decimal from JSON (number or string) or a form (string), handed on as exact text so it
+ * never passes through a float again. Numbers are read through their shortest round-trip text, which
+ * is the literal the client wrote.
+ */
+export const positiveDecimal = (messageKey: string, decimals: number, max: string) =>
+  z
+    .union([z.string(), z.number()], { error: messageKey })
+    .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
+    .refine((text) => decimalPattern(decimals).test(text), { error: messageKey })
+    .refine((text) => Number(text) > 0 && !isAbove(text, max), { error: messageKey });
+
+/** Compares decimal texts without floats: integer parts by length then lexically, then the fraction. */
+function isAbove(text: string, max: string): boolean {
+  const [intPart = '', fraction = ''] = text.split('.');
+  const whole = intPart.replace(/^0+(?=\d)/, '');
+  if (whole.length !== max.length) return whole.length > max.length;
+  if (whole !== max) return whole > max;
+  return /[1-9]/.test(fraction);
+}
+
 /** Paging used by every list endpoint: page starts at 1, fixed page size chosen by the server. */
 export const pageQuery = z.object({
   page: intFromInput('page_invalid', (number) =>

@@ -1,36 +1,12 @@
 import { z } from 'zod';
 import { OrderStatus } from '../trading.js';
-import { intFromInput, pageQuery, positiveIntId } from './common.js';
+import { intFromInput, pageQuery, positiveDecimal, positiveIntId } from './common.js';
 
 /** Lots carry at most 4 decimals (the orders.lots column); prices at most 10 (the price columns). */
 export const LOTS_DECIMALS = 4;
 export const PRICE_DECIMALS = 10;
 const MAX_LOTS_INPUT = '1000000';
 const MAX_PRICE_INPUT = '1000000000000';
-
-/** Plain decimal text: digits, optionally a point and up to `decimals` digits. No signs, exponents or spaces. */
-const decimalPattern = (decimals: number) => new RegExp(`^\\d{1,13}(\\.\\d{1,${decimals}})?$`);
-
-/**
- * A positive decimal from JSON (number or string) or a form (string), handed on as exact text so it
- * never passes through a float again. Numbers are read through their shortest round-trip text, which
- * is the literal the client wrote.
- */
-const positiveDecimal = (messageKey: string, decimals: number, max: string) =>
-  z
-    .union([z.string(), z.number()], { error: messageKey })
-    .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
-    .refine((text) => decimalPattern(decimals).test(text), { error: messageKey })
-    .refine((text) => Number(text) > 0 && !isAbove(text, max), { error: messageKey });
-
-/** Compares decimal texts without floats: integer parts by length then lexically, then the fraction. */
-function isAbove(text: string, max: string): boolean {
-  const [intPart = '', fraction = ''] = text.split('.');
-  const whole = intPart.replace(/^0+(?=\d)/, '');
-  if (whole.length !== max.length) return whole.length > max.length;
-  if (whole !== max) return whole > max;
-  return /[1-9]/.test(fraction);
-}
 
 /**
  * Take profit / stop loss / target: absent, empty, null or zero means "not set" (the form's inputs have

@@ -11,6 +11,8 @@ export interface AccountFiguresView {
   floating_profit: number;
   current_margin: number;
   available_prepayment: number;
+  /** What may leave the account now: min(balance − lock_balance, free margin), floor 0. */
+  withdrawable: number;
   /** Percent; null without positions. */
   prepayment_ratio: number | null;
   /** Percent; null when equity is gone. */

@@ -1,4 +1,5 @@
 import {
+  withdrawableAmount,
   entryPrice,
   exitPrice,
   LANGUAGE_LOCALES,
@@ -117,6 +118,7 @@ export function presentFigures(figures: AccountFigures): AccountFiguresView {
     floating_profit: toJsonNumber(figures.floating, PROFIT_DECIMALS),
     current_margin: toJsonNumber(figures.usedMargin, PROFIT_DECIMALS),
     available_prepayment: toJsonNumber(figures.freeMargin, BALANCE_DECIMALS),
+    withdrawable: toJsonNumber(withdrawableAmount(figures.balance, figures.locked, figures.freeMargin), BALANCE_DECIMALS),
     prepayment_ratio: percent(figures.marginLevel),
     risk_rate: percent(figures.riskRate),
   };

@@ -1,0 +1,56 @@
+import { BALANCE_DECIMALS, Dec, dec, type Dec as DecType, type DecimalInput } from './money.js';
+
+/** Deposit record status (spec §4). */
+export const DepositStatus = { unchecked: 0, finished: 1, rejected: 2, invalid: 3 } as const;
+export type DepositStatusValue = (typeof DepositStatus)[keyof typeof DepositStatus];
+
+/** Withdrawal record status (spec §4: unreviewed, completed, rejected, invalid). */
+export const WithdrawalStatus = { unreviewed: 0, completed: 1, rejected: 2, invalid: 3 } as const;
+export type WithdrawalStatusValue = (typeof WithdrawalStatus)[keyof typeof WithdrawalStatus];
+
+/** Deposit channels and payout methods: 1 digital coin, 2 bank (spec §7 `draw_symbol_list`). */
+export const CashierType = { coin: 1, bank: 2 } as const;
+export type CashierTypeValue = (typeof CashierType)[keyof typeof CashierType];
+
+/** Withdraw currency `fee_type`: 1 a fixed fee of `draw_rate`; anything else amount × `draw_rate` (spec §9). */
+export const FIXED_FEE_TYPE = 1;
+
+/** Amounts the cashier accepts carry at most this many decimals (balances are kept to 2). */
+export const CASHIER_AMOUNT_DECIMALS = BALANCE_DECIMALS;
+
+export interface WithdrawCurrencyTerms {
+  fee_type: number;
+  draw_rate: DecimalInput;
+  usd_price: DecimalInput;
+}
+
+export interface WithdrawalQuote {
+  /** What the balance loses in all (what is locked while the request waits). */
+  amount: DecType;
+  /** Part of `amount`, kept by the broker. */
+  fee: DecType;
+  /** What reaches the user, in the currency's units: (amount − fee) × usd_price, 2 decimals, floor 0. */
+  received: DecType;
+}
+
+/**
+ * The withdraw fee and estimated received amount of spec §9. The one formula the server charges and the
+ * withdraw screen shows: fixed `draw_rate` when `fee_type` is 1, otherwise amount × `draw_rate`; the fee
+ * is rounded half up to cents and never more than the amount; received rounds down (never promise more).
+ */
+export function withdrawalQuote(amount: DecimalInput, terms: WithdrawCurrencyTerms): WithdrawalQuote {
+  const value = dec(amount);
+  const rawFee = Number(terms.fee_type) === FIXED_FEE_TYPE ? dec(terms.draw_rate) : value.times(terms.draw_rate);
+  const fee = Dec.min(rawFee.toDecimalPlaces(BALANCE_DECIMALS, Dec.ROUND_HALF_UP), value);
+  const received = Dec.max(dec(0), value.minus(fee).times(terms.usd_price).toDecimalPlaces(BALANCE_DECIMALS, Dec.ROUND_DOWN));
+  return { amount: value, fee, received };
+}
+
+/**
+ * What may leave the account (DESIGN §9): cash not reserved, and never margin in use, so the smaller of
+ * balance − locked and free margin; never below 0, rounded down to cents.
+ */
+export function withdrawableAmount(balance: DecimalInput, locked: DecimalInput, freeMargin: DecimalInput): DecType {
+  const cash = dec(balance).minus(locked);
+  return Dec.max(dec(0), Dec.min(cash, dec(freeMargin))).toDecimalPlaces(BALANCE_DECIMALS, Dec.ROUND_DOWN);
+}

@@ -1,0 +1,123 @@
+import type { CashierTypeValue, DepositStatusValue, WithdrawalStatusValue } from '../cashier.js';
+
+// What the cashier routes answer (spec §3 field names; amounts as JSON numbers rounded to cents,
+// rates and prices as decimal text so the withdraw screen computes with what the server charges).
+
+/** `image_upload`: the id to send back, and a signed URL that shows the image for a few minutes. */
+export interface UploadView {
+  id: string;
+  url: string;
+}
+
+/** A coin deposit option (`quickCharge/info`). */
+export interface CoinChannelView {
+  id: number;
+  currency_code: string;
+  protocol_code: string;
+  address: string;
+  min_amount: number;
+  max_amount: number;
+}
+
+/** A currency with the protocols it can be deposited by (`quickCharge/symbols`). */
+export interface DepositSymbolView {
+  currency_code: string;
+  protocols: string[];
+}
+
+/** A bank deposit option (`quickCharge/wire_info`). */
+export interface WireChannelView {
+  id: number;
+  currency_code: string;
+  bank_name: string;
+  bank_address: string;
+  bank_swift: string;
+  payee_name: string;
+  payee_account: string;
+  bank_remark: string;
+  min_amount: number;
+  max_amount: number;
+}
+
+/** One step of a record's life: the status it entered, when, and why (a reason or a note). */
+export interface CashierEventView {
+  status: number;
+  status_name: string;
+  created_at: string;
+  created_at_tran: string;
+  note: string | null;
+}
+
+/** A deposit record (`quick_ist`, and the answer of a submit). */
+export interface DepositView {
+  id: number;
+  /** The amount declared. */
+  number: number;
+  /** What was credited, once finished (an operator may credit what actually arrived). */
+  credited_number: number | null;
+  type: CashierTypeValue;
+  currency_code: string;
+  protocol_code: string | null;
+  status: DepositStatusValue;
+  status_name: string;
+  remark: string | null;
+  created_at: string;
+  created_at_tran: string;
+  timeline: CashierEventView[];
+}
+
+/** A withdraw currency (`draw_symbol_list`). */
+export interface WithdrawCurrencyView {
+  id: number;
+  type: CashierTypeValue;
+  code: string;
+  protocol: string;
+  /** Decimal text: the fixed fee (fee_type 1) or the fee rate. */
+  draw_rate: string;
+  fee_type: number;
+  /** Decimal text: units of the currency one USD of the balance buys. */
+  usd_price: string;
+  min_amount: number;
+  max_amount: number;
+}
+
+/** A bound payout method (`get_draw_method`). */
+export interface DrawMethodView {
+  id: number;
+  type: CashierTypeValue;
+  draw_currency: { id: number; code: string; protocol: string };
+  dc_address: string | null;
+  bank_name: string | null;
+  bank_address: string | null;
+  bank_swift: string | null;
+  payee_name: string | null;
+  payee_account: string | null;
+  bank_branch: string | null;
+  remark: string | null;
+  created_at: string;
+  /** When the new-method cool-down ends (ISO); withdrawals to it are refused before. */
+  usable_at: string;
+  usable: boolean;
+}
+
+/** A withdrawal record (`draw_list`, and the answer of a draw or cancel). */
+export interface WithdrawalView {
+  id: number;
+  /** What leaves the balance, fee included. */
+  number: number;
+  /** What reaches the user, in the currency's units. */
+  real_number: number;
+  fee: number;
+  draw_currency: { code: string; protocol: string };
+  type: CashierTypeValue;
+  address: string | null;
+  payee_account: string | null;
+  bank_name: string | null;
+  notes: string | null;
+  status: WithdrawalStatusValue;
+  status_name: string;
+  remark: string | null;
+  created_at: string;
+  created_at_tran: string;
+  timeline: CashierEventView[];
+}
