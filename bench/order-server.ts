@@ -3,6 +3,7 @@
  * PostgreSQL of DATABASE_URL, without the first-start chart back-fill (irrelevant to order throughput
  * and minutes long). Started by bench/orders.ts as a separate process; prints "ready" when listening.
  */
+import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { buildApp } from '../apps/server/src/app.js';
 import { systemClock } from '../apps/server/src/clock.js';
@@ -12,7 +13,8 @@ import { seedReferenceData } from '../apps/server/src/db/seed.js';
 import { createContext } from '../apps/server/src/modules.js';
 import { InMemoryEventBus } from '../apps/server/src/realtime/bus.js';
 
-const config = loadConfig(process.env);
+// A benchmark's own secret: it signs no link anyone keeps.
+const config = loadConfig({ APP_SECRET: randomBytes(32).toString('hex'), ...process.env });
 const log = pino({ level: config.logLevel });
 const database = await openDatabase({ databaseUrl: config.databaseUrl });
 await database.migrate();

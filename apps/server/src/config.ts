@@ -45,6 +45,14 @@ const EnvSchema = z.object({
     .pipe(z.array(url(['http', 'https']).transform((origin) => new URL(origin).origin)))
     .default([]),
   SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /** Signs upload links and encrypts ID numbers: 32 random bytes or more, hex or base64. */
+  APP_SECRET: z
+    .string()
+    .transform((value) => Buffer.from(value, /^[0-9a-f]+$/i.test(value) ? 'hex' : 'base64'))
+    .refine((key) => key.length >= 32, { message: 'must be at least 32 bytes (64 hex digits)' })
+    .optional(),
+  /** Until the back office has operator accounts: the shared secret of the operator API (off when unset). */
+  OPERATOR_TOKEN: z.string().min(24, { message: 'must be at least 24 characters' }).optional(),
 });
 
 export type Config = {
@@ -69,6 +77,9 @@ export type Config = {
   allowedOrigins: string[];
   /** Sockets one client address may hold open at once. */
   socketsPerAddress: number;
+  /** The key material of `deriveKey`; `ensureAppSecret` fills it from the data folder when unset. */
+  appSecret: Buffer | undefined;
+  operatorToken: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -104,5 +115,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     captchaRequired: e.CAPTCHA_REQUIRED,
     allowedOrigins: e.ALLOWED_ORIGINS,
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
+    appSecret: e.APP_SECRET,
+    operatorToken: e.OPERATOR_TOKEN,
   };
 }

@@ -7,14 +7,17 @@ import { openDatabase } from './db/client.js';
 import { seedReferenceData } from './db/seed.js';
 import { createLogger } from './log.js';
 import { createContext } from './modules.js';
+import { ensureAppSecret } from './secret.js';
 import { InMemoryEventBus, RedisEventBus } from './realtime/bus.js';
 
 let config: Config;
 try {
-  config = loadConfig({
-    ...process.env,
-    WEB_DIST: process.env.WEB_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist'),
-  });
+  config = ensureAppSecret(
+    loadConfig({
+      ...process.env,
+      WEB_DIST: process.env.WEB_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist'),
+    }),
+  );
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(`pipwise: ${error.message}`);

@@ -16,6 +16,11 @@ import { InMemoryEventBus, type EventBus } from '../src/realtime/bus.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
+/** One secret for every test server, so servers sharing a database (several processes) agree on it. */
+export const TEST_APP_SECRET = '7069707769736520746573742073656372657420666f72206576657279207365727665720a';
+/** The operator API's secret in tests (header `x-operator-token`). */
+export const TEST_OPERATOR_TOKEN = 'test-operator-token-for-every-test-server';
+
 /** PGlite always; PostgreSQL too when CI (or a developer) points TEST_DATABASE_URL at a server. */
 export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
@@ -103,6 +108,8 @@ export async function startTestServer(
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     DATA_DIR: '/tmp/pipwise-test-unused',
+    APP_SECRET: TEST_APP_SECRET,
+    OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
     ...options.env,
   });
   const database = options.database ?? (await openTestDatabase(kind));
