@@ -140,7 +140,7 @@ export class OrderPlacement {
         FROM numbered WHERE status = ${OrderStatus.holding} AND fee <> 0`)},
       keyed AS (
         INSERT INTO ${idempotencyKeys} (user_id, key, route, response)
-        SELECT user_id, idempotency_key, 'submit', jsonb_build_object('orderId', id, 'msgKey', msg_key, 'request', request_hash)
+        SELECT user_id, idempotency_key, 'submit', jsonb_build_object('refId', id, 'msgKey', msg_key, 'request', request_hash)
         FROM numbered WHERE idempotency_key IS NOT NULL
       )
       SELECT placed.*, numbered.seq FROM placed JOIN numbered USING (id)`,
