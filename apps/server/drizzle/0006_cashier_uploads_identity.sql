@@ -145,4 +145,5 @@ CREATE INDEX "deposits_status_idx" ON "deposits" USING btree ("status","created_
 CREATE INDEX "payout_methods_user_idx" ON "payout_methods" USING btree ("user_id","type");--> statement-breakpoint
 CREATE INDEX "uploads_user_idx" ON "uploads" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "withdrawals_user_idx" ON "withdrawals" USING btree ("user_id","id");--> statement-breakpoint
-CREATE INDEX "withdrawals_status_idx" ON "withdrawals" USING btree ("status","created_at");
+CREATE INDEX "withdrawals_status_idx" ON "withdrawals" USING btree ("status","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_cashier_once" ON "ledger_entries" USING btree ("ref_type","ref_id","type") WHERE "ledger_entries"."ref_type" IN ('deposit', 'withdrawal');

@@ -85,12 +85,31 @@ export async function expectLedgerInvariants(db: Db) {
   const locks = await rowsOf(
     db,
     sql`
-    SELECT w.user_id, w.lock_balance, COALESCE(SUM(o.reserved), 0) AS reserved
-    FROM wallets w LEFT JOIN orders o ON o.user_id = w.user_id AND o.status = 0
-    GROUP BY w.user_id, w.lock_balance
-    HAVING w.lock_balance <> COALESCE(SUM(o.reserved), 0)`,
+    SELECT w.user_id, w.lock_balance,
+      (SELECT COALESCE(SUM(o.reserved), 0) FROM orders o WHERE o.user_id = w.user_id AND o.status = 0) AS orders,
+      (SELECT COALESCE(SUM(d.amount), 0) FROM withdrawals d WHERE d.user_id = w.user_id AND d.status = 0) AS withdrawals
+    FROM wallets w
+    WHERE w.lock_balance <>
+      (SELECT COALESCE(SUM(o.reserved), 0) FROM orders o WHERE o.user_id = w.user_id AND o.status = 0)
+      + (SELECT COALESCE(SUM(d.amount), 0) FROM withdrawals d WHERE d.user_id = w.user_id AND d.status = 0)`,
   );
-  expect(locks, 'locked money = reservations of pending orders').toEqual([]);
+  expect(locks, 'locked money = reservations of pending orders and withdrawals under review').toEqual([]);
+
+  const cashier = await rowsOf(
+    db,
+    sql`
+    SELECT 'deposit' AS kind, d.id FROM deposits d
+    LEFT JOIN ledger_entries l ON l.ref_type = 'deposit' AND l.ref_id = d.id AND l.type = 'deposit'
+    WHERE (d.status = 1) <> (l.id IS NOT NULL) OR (d.status = 1 AND l.amount <> d.credited_amount)
+    UNION ALL
+    SELECT 'withdrawal', w.id FROM withdrawals w
+    LEFT JOIN ledger_entries l ON l.ref_type = 'withdrawal' AND l.ref_id = w.id AND l.type = 'withdrawal'
+    LEFT JOIN ledger_entries f ON f.ref_type = 'withdrawal' AND f.ref_id = w.id AND f.type = 'withdrawal_fee'
+    WHERE (w.status = 1) <> (l.id IS NOT NULL)
+       OR (w.status = 1 AND (l.amount <> -(w.amount - w.fee) OR COALESCE(f.amount, 0) <> -w.fee))
+       OR (w.status <> 1 AND f.id IS NOT NULL)`,
+  );
+  expect(cashier, 'finished deposits credited their credited amount, completed withdrawals debited amount and fee, others nothing').toEqual([]);
 
   const twice = await rowsOf(
     db,

@@ -191,6 +191,10 @@ export const ledgerEntries = pgTable(
     uniqueIndex('ledger_order_once')
       .on(t.refId, t.type)
       .where(sql`${t.refType} = 'order'`),
+    // A deposit is credited, and a withdrawal debited (amount and fee), at most once each.
+    uniqueIndex('ledger_cashier_once')
+      .on(t.refType, t.refId, t.type)
+      .where(sql`${t.refType} IN ('deposit', 'withdrawal')`),
   ],
 );
 
