@@ -6,6 +6,9 @@ const root = path.resolve(import.meta.dirname, '..');
 const STARTUP_LIMIT_MS = 240_000;
 const STOP_LIMIT_MS = 8_000;
 
+/** The operator API's secret on the e2e server: journeys act as an operator through it (header x-operator-token). */
+export const E2E_OPERATOR_TOKEN = 'e2e-operator-token-for-the-journeys';
+
 /** Where one e2e server keeps its data, on which port, and where its console goes. */
 export interface ServerPlace {
   dataDir: string;
@@ -44,6 +47,7 @@ export async function startServer(place: ServerPlace) {
       DATABASE_URL: '',
       REDIS_URL: '',
       SMTP_URL: '',
+      OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
     },
     stdio: ['ignore', log, log],
   });
