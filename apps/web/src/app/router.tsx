@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { createHashRouter, Navigate } from 'react-router';
 import { Paths } from './paths';
+import { RealAccountOnly } from './RealAccountOnly';
 import { Shell } from './Shell';
 import { TABS } from './tabs';
 
@@ -23,6 +24,11 @@ export const router = createHashRouter([
       { path: Paths.product, element: <ProductPage /> },
       { path: Paths.language, element: <LanguagePage /> },
       { path: Paths.newsDetail, element: <NewsDetailPage /> },
+      {
+        // Screens that move money or identity: a real account's only (spec §5, §6).
+        element: <RealAccountOnly />,
+        children: [],
+      },
       { path: '/mine', element: <Navigate to={Paths.user} replace /> },
       { path: '*', element: <Navigate to={Paths.home} replace /> },
     ],
