@@ -16,14 +16,16 @@ const cashierType = (messageKey: string) =>
  * not). Only the id is read; whose it is, the server checks.
  */
 export const UPLOAD_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
-export const ZUploadRef = requiredText('proof_required', 2048).transform((value, context) => {
-  const id = UPLOAD_ID_PATTERN.test(value) ? value : /\/api\/common\/upload\/([A-Za-z0-9_-]{22})(?:[?#]|$)/.exec(value)?.[1];
-  if (!id) {
-    context.addIssue({ code: 'custom', message: 'upload_invalid' });
-    return z.NEVER;
-  }
-  return id;
-});
+export const uploadRef = (requiredKey: string, invalidKey = 'upload_invalid') =>
+  requiredText(requiredKey, 2048).transform((value, context) => {
+    const id = UPLOAD_ID_PATTERN.test(value) ? value : /\/api\/common\/upload\/([A-Za-z0-9_-]{22})(?:[?#]|$)/.exec(value)?.[1];
+    if (!id) {
+      context.addIssue({ code: 'custom', message: invalidKey });
+      return z.NEVER;
+    }
+    return id;
+  });
+export const ZUploadRef = uploadRef('proof_required');
 
 /** POST /api/quickCharge/submit: a coin deposit (spec §7). `number` is the amount sent. */
 export const ZCoinDepositRequest = z.object({
