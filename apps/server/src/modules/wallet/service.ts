@@ -6,7 +6,15 @@ import { ledgerEntries, wallets } from '../../db/schema.js';
 
 /** Why a balance moved; each has a memo text `ledger_<type>` in the wallet catalogue. */
 export type LedgerType =
-  'demo_grant' | 'demo_reset' | 'trade_fee' | 'trade_profit' | 'write_off' | 'deposit' | 'withdrawal' | 'withdrawal_refund';
+  | 'demo_grant'
+  | 'demo_reset'
+  | 'trade_fee'
+  | 'trade_profit'
+  | 'write_off'
+  | 'deposit'
+  | 'withdrawal'
+  | 'withdrawal_fee'
+  | 'withdrawal_refund';
 
 export interface LedgerPosting {
   userId: number;
