@@ -12,6 +12,13 @@ export const Paths = {
   forgot: '/forgot',
   product: '/product',
   language: '/language',
+  auth: '/mine/auth',
+  history: '/mine/history',
+  charge: '/mine/charge',
+  withdraw: '/mine/withdraw',
+  wallet: '/mine/wallet',
+  bankCardList: '/mine/bank-card-list',
+  coinAddressList: '/mine/coin-address-list',
 } as const;
 
 /** `/news/detail?id=7` (spec §2). */
