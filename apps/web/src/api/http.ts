@@ -168,4 +168,10 @@ export const http = {
     request<T>('GET', path, { ...options, ...(query ? { query } : {}) }),
   post: <T>(path: string, body?: RequestOptions['body'], options?: Omit<RequestOptions, 'query' | 'body'>) =>
     request<T>('POST', path, { ...options, ...(body ? { body } : {}) }),
+  /** One file as multipart/form-data; the browser sets the boundary, so no content-type is set here. */
+  upload: <T>(path: string, file: Blob, field = 'file', options?: Omit<RequestOptions, 'query' | 'body' | 'form'>) => {
+    const body = new FormData();
+    body.append(field, file);
+    return request<T>('POST', path, { ...options, body });
+  },
 };
