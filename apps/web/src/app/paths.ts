@@ -16,6 +16,8 @@ export const Paths = {
   history: '/mine/history',
   charge: '/mine/charge',
   withdraw: '/mine/withdraw',
+  withdrawWay: '/mine/withdraw-way',
+  withdrawRecords: '/mine/withdraw/records',
   wallet: '/mine/wallet',
   bankCardList: '/mine/bank-card-list',
   coinAddressList: '/mine/coin-address-list',
@@ -23,6 +25,9 @@ export const Paths = {
 
 /** `/news/detail?id=7` (spec §2). */
 export const newsDetailPath = (id: number) => `${Paths.newsDetail}?id=${id}`;
+
+/** `/mine/withdraw-way?type=1` (coin address) or `type=2` (bank account) (spec §2). */
+export const withdrawWayPath = (type: number) => `${Paths.withdrawWay}?type=${type}`;
 
 /** `/login?from=/trade`: the wanted path stays readable; its own query is encoded. */
 export function loginPath(from: string) {
