@@ -3,9 +3,11 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { TokenResolver } from './http/auth.js';
+import type { IdentityService } from './modules/identity/service.js';
 import type { MarketService } from './modules/market/api.js';
 import type { MarketDataSource } from './modules/market/feed.js';
 import type { SettingsService } from './modules/settings/service.js';
+import type { UploadsService } from './modules/uploads/service.js';
 import type { EventBus } from './realtime/bus.js';
 import type { Hub } from './realtime/hub.js';
 
@@ -43,5 +45,9 @@ export interface AppContext extends CoreDeps {
   marketSource: MarketDataSource;
   /** Operator settings (the back office writes them through it). */
   settings: SettingsService;
+  /** Users' images; the back office and tests read them through it. */
+  uploads: UploadsService;
+  /** Real-name verification; withdrawals ask it whether a user is verified. */
+  identity: IdentityService;
   hub: Hub;
 }

@@ -1,10 +1,12 @@
 import type { AppContext, CoreDeps } from './context.js';
 import { createAccountsModule, type AccountsOptions } from './modules/accounts/module.js';
 import { createContentModule } from './modules/content/module.js';
+import { createIdentityModule } from './modules/identity/module.js';
 import { createMarketModule } from './modules/market/module.js';
 import { createSettingsModule } from './modules/settings/module.js';
 import { createSocialModule } from './modules/social/module.js';
 import { createTradingModule } from './modules/trading/module.js';
+import { createUploadsModule } from './modules/uploads/module.js';
 import { WalletService } from './modules/wallet/service.js';
 import { createRealtimeModule } from './realtime/hub.js';
 
@@ -25,6 +27,8 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   const trading = createTradingModule(deps, { wallet, market: market.service, settings: settings.service });
   const content = createContentModule(deps);
   const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
+  const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });
+  const identity = createIdentityModule(deps, { uploads: uploads.service });
   const realtime = createRealtimeModule({
     ...deps,
     resolveToken: accounts.service.resolveToken,
@@ -33,10 +37,12 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   return {
     ...deps,
     resolveToken: accounts.service.resolveToken,
-    modules: [settings.module, accounts.module, market.module, trading.module, content.module, social.module, realtime.module],
+    modules: [settings.module, accounts.module, market.module, trading.module, content.module, social.module, uploads.module, identity.module, realtime.module],
     market: market.service,
     marketSource: market.source,
     settings: settings.service,
+    uploads: uploads.service,
+    identity: identity.service,
     hub: realtime.hub,
   };
 }

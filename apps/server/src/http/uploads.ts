@@ -2,10 +2,10 @@ import multipart from '@fastify/multipart';
 import { AppError, invalid } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /**
- * What one multipart request may hold in all: one file of at most 5 MB and a few short fields. Busboy
+ * What one multipart request may hold in all: one file of at most 10 MB and a few short fields. Busboy
  * counts as it reads, so a request over any cap is refused without being held in memory.
  */
 export const UPLOAD_LIMITS = {
