@@ -9,6 +9,7 @@ import {
   invalid,
   notFound,
   rejected,
+  resolveLanguage,
   type DemoSessionView,
   type Language,
   type SessionView,
@@ -457,6 +458,31 @@ export class AccountsService {
     if (matched.lang !== meta.lang) await this.db.update(users).set({ lang: meta.lang }).where(eq(users.id, userId));
     const token = await this.createSession(this.db, userId, meta);
     return { token, user: await this.view(userId) };
+  }
+
+  /**
+   * Tells a user something about their account (a security notice), in the language of their last
+   * login: by e-mail, or else by SMS. `compose` writes the message in that language. Delivery failures
+   * are logged, not thrown: the change the notice is about has already happened.
+   */
+  async notifyUser(userId: number, compose: (lang: Language) => { subject: string; text: string }) {
+    const [user] = await this.db
+      .select({ email: users.email, phone: users.phone, areaId: users.areaId, lang: users.lang })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    if (!user) return;
+    const { subject, text } = compose(resolveLanguage(user.lang));
+    try {
+      if (user.email) {
+        await this.deps.mailer.send({ to: user.email, subject, text });
+      } else if (user.phone && user.areaId !== null) {
+        const area = await this.deps.reference.areaById(user.areaId);
+        if (area) await this.deps.sms.send({ to: `${area.globalCode}${user.phone}`, text });
+      }
+    } catch (error) {
+      this.deps.log.warn({ err: error, userId }, 'account notice delivery failed');
+    }
   }
 
   /**
