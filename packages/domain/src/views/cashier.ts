@@ -121,3 +121,13 @@ export interface WithdrawalView {
   created_at_tran: string;
   timeline: CashierEventView[];
 }
+
+/** A deposit as operators see it (`/admin/api/deposits`): whose, paid to and from where, the proof, who decided. */
+export interface OperatorDepositView extends DepositView {
+  user_id: number;
+  pay_to: string;
+  from_address: string | null;
+  /** A signed URL of the proof image, valid for a few minutes. */
+  proof_url: string;
+  decided_by: string | null;
+}

@@ -1,0 +1,46 @@
+import type { CoreDeps, Module } from '../../context.js';
+import type { SettingsService } from '../settings/service.js';
+import type { WalletService } from '../wallet/service.js';
+import { depositRoutes } from './routes.js';
+import { seedDepositChannels } from './seed.js';
+import { DepositsService, type ProofUploads } from './service.js';
+
+/** How often unchecked deposits past `deposit_expiry_days` are looked for; expiry is by the day, so this is plenty. */
+export const DEPOSIT_EXPIRY_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * The deposits context: channels, the user's declarations and the operators' decisions. Expiry runs
+ * where the engine runs (ROLE all or engine), so one process sweeps; a gateway only serves the endpoints.
+ */
+export function createDepositsModule(
+  deps: CoreDeps,
+  services: { wallet: WalletService; settings: SettingsService; uploads: ProofUploads },
+) {
+  const service = new DepositsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, ...services });
+  const runsSweeper = deps.config.role !== 'gateway';
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    sweeping = service
+      .expireStale(deps.clock.now())
+      .catch((error: unknown) => deps.log.error({ err: error }, 'deposit expiry failed'));
+  };
+  const module: Module & { service: DepositsService } = {
+    name: 'deposits',
+    service,
+    routes: depositRoutes(service, deps.config),
+    seed: () => seedDepositChannels(deps.database.db),
+    start: async () => {
+      if (!runsSweeper) return;
+      sweep();
+      timer = setInterval(sweep, DEPOSIT_EXPIRY_INTERVAL_MS);
+      timer.unref();
+    },
+    stop: async () => {
+      clearInterval(timer);
+      timer = undefined;
+      await sweeping;
+    },
+  };
+  return { service, module };
+}

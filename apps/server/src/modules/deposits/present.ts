@@ -1,0 +1,95 @@
+import {
+  BALANCE_DECIMALS,
+  DepositStatus,
+  roundBalance,
+  toJsonNumber,
+  type CashierEventView,
+  type CashierTypeValue,
+  type CoinChannelView,
+  type DepositStatusValue,
+  type DepositView,
+  type Language,
+  type WireChannelView,
+} from '@pipwise/domain';
+import { translate } from '../../i18n/catalog.js';
+import { formatDateTime } from '../trading/present.js';
+import { SYSTEM_ACTOR, type CashierEventRow, type DepositChannel, type DepositRecord } from './service.js';
+
+const amount = (value: string) => toJsonNumber(value, BALANCE_DECIMALS);
+const statusName = (status: number, lang: Language) => translate(lang, `deposit_status_${status}`);
+
+export function presentCoinChannel(channel: DepositChannel): CoinChannelView {
+  return {
+    id: channel.id,
+    currency_code: channel.currencyCode,
+    protocol_code: channel.protocolCode,
+    address: channel.address,
+    min_amount: amount(channel.minAmount),
+    max_amount: amount(channel.maxAmount),
+  };
+}
+
+export function presentWireChannel(channel: DepositChannel): WireChannelView {
+  return {
+    id: channel.id,
+    currency_code: channel.currencyCode,
+    bank_name: channel.bankName,
+    bank_address: channel.bankAddress,
+    bank_swift: channel.bankSwift,
+    payee_name: channel.payeeName,
+    payee_account: channel.payeeAccount,
+    bank_remark: channel.bankRemark,
+    min_amount: amount(channel.minAmount),
+    max_amount: amount(channel.maxAmount),
+  };
+}
+
+/**
+ * What a step says besides its status: an operator's reason as written, the expiry in the reader's
+ * language, and for a credit of another amount than declared, both amounts.
+ */
+function eventNote(record: DepositRecord, event: CashierEventRow, lang: Language): string | null {
+  if (event.note !== null) return event.note;
+  if (event.status === DepositStatus.invalid && event.actor === SYSTEM_ACTOR) return translate(lang, 'deposit_expired');
+  if (
+    event.status === DepositStatus.finished &&
+    record.creditedAmount !== null &&
+    !sameAmount(record.creditedAmount, record.amount)
+  ) {
+    return translate(lang, 'deposit_credited_other', {
+      credited: roundBalance(record.creditedAmount).toFixed(2),
+      declared: roundBalance(record.amount).toFixed(2),
+    });
+  }
+  return null;
+}
+
+const sameAmount = (a: string, b: string) => roundBalance(a).eq(roundBalance(b));
+
+function presentEvent(record: DepositRecord, event: CashierEventRow, lang: Language): CashierEventView {
+  return {
+    status: event.status,
+    status_name: statusName(event.status, lang),
+    created_at: event.createdAt.toISOString(),
+    created_at_tran: formatDateTime(event.createdAt, lang),
+    note: eventNote(record, event, lang),
+  };
+}
+
+export function presentDeposit(record: DepositRecord, lang: Language): DepositView {
+  const closing = record.timeline.find((event) => event.status === record.status && record.status !== DepositStatus.unchecked);
+  return {
+    id: record.id,
+    number: amount(record.amount),
+    credited_number: record.creditedAmount === null ? null : amount(record.creditedAmount),
+    type: record.type as CashierTypeValue,
+    currency_code: record.currencyCode,
+    protocol_code: record.protocolCode,
+    status: record.status as DepositStatusValue,
+    status_name: statusName(record.status, lang),
+    remark: record.remark ?? (closing ? eventNote(record, closing, lang) : null),
+    created_at: record.createdAt.toISOString(),
+    created_at_tran: formatDateTime(record.createdAt, lang),
+    timeline: record.timeline.map((event) => presentEvent(record, event, lang)),
+  };
+}

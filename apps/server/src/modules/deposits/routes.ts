@@ -1,0 +1,174 @@
+import {
+  ApiPath,
+  DepositStatus,
+  forbidden,
+  intFromInput,
+  pageQuery,
+  requiredText,
+  ZCashierAmount,
+  ZCoinDepositRequest,
+  ZDepositListQuery,
+  ZIdempotencyKey,
+  ZRecordIdRequest,
+  ZWireDepositRequest,
+  ZWireInfoQuery,
+  type CoinChannelView,
+  type DepositSymbolView,
+  type DepositView,
+  type OperatorDepositView,
+  type WireChannelView,
+} from '@pipwise/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import { idempotentRequest } from '../../db/idempotency.js';
+import { requireUser, type Principal } from '../../http/auth.js';
+import { ok, parse } from '../../http/envelope.js';
+import { requireOperator } from '../../http/operator.js';
+import { presentCoinChannel, presentDeposit, presentWireChannel } from './present.js';
+import { DEPOSIT_PAGE_SIZE, type DepositRecord, type DepositsService } from './service.js';
+
+/**
+ * Per session (many users may share an address); a request without a session counts against its
+ * address. Submits are rare, so their limit is low enough that a script cannot fill the operators' queue.
+ */
+const perSession = (max: number) => ({
+  config: {
+    rateLimit: {
+      max,
+      timeWindow: '1 minute',
+      hook: 'preHandler' as const,
+      keyGenerator: (request: FastifyRequest) =>
+        request.principal ? `session:${request.principal.sessionId}` : `ip:${request.ip}`,
+    },
+  },
+});
+
+export const DEPOSIT_LIMITS = { submit: perSession(20), read: perSession(120), operator: perSession(600) };
+
+export const DEPOSIT_ADMIN_PATHS = {
+  list: '/admin/api/deposits',
+  approve: '/admin/api/deposits/:id/approve',
+  reject: '/admin/api/deposits/:id/reject',
+  void: '/admin/api/deposits/:id/void',
+} as const;
+
+const ZOperatorQueueQuery = pageQuery.extend({
+  status: intFromInput('deposit_status_invalid', (number) =>
+    number
+      .min(DepositStatus.unchecked, { error: 'deposit_status_invalid' })
+      .max(DepositStatus.invalid, { error: 'deposit_status_invalid' }),
+  ).default(DepositStatus.unchecked),
+});
+const ZApproveRequest = z.object({ credited_amount: ZCashierAmount.optional() });
+const ZDecisionReason = z.object({ reason: requiredText('deposit_reason_required', 200) });
+
+/** Fields of a form, a JSON body or the query: the client sends GET payloads in the query. */
+const input = (request: FastifyRequest) => ({
+  ...(request.query as Record<string, unknown>),
+  ...(typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {}),
+});
+
+const idempotencyKey = (request: FastifyRequest) => {
+  const header = request.headers['idempotency-key'];
+  return header === undefined ? undefined : parse(ZIdempotencyKey, Array.isArray(header) ? header[0] : header);
+};
+
+/** Demo accounts have no cashier (spec §5, §6). */
+function requireRealUser(request: FastifyRequest): Principal {
+  const principal = requireUser(request);
+  if (principal.isDemo) throw forbidden('demo_not_allowed');
+  return principal;
+}
+
+export function depositRoutes(deposits: DepositsService, config: Config) {
+  const operatorView = (record: DepositRecord, request: FastifyRequest): OperatorDepositView => ({
+    ...presentDeposit(record, request.lang),
+    user_id: record.userId,
+    pay_to: record.payTo,
+    from_address: record.fromAddress,
+    proof_url: deposits.proofUrl(record.proofUploadId),
+    decided_by: record.decidedBy,
+  });
+
+  return (app: FastifyInstance) => {
+    app.get(ApiPath.chargeInfo, DEPOSIT_LIMITS.read, async (request) => {
+      requireRealUser(request);
+      return ok<CoinChannelView[]>(request, (await deposits.coinOptions()).map(presentCoinChannel));
+    });
+
+    app.get(ApiPath.chargeSymbols, DEPOSIT_LIMITS.read, async (request) => {
+      requireRealUser(request);
+      const symbols = await deposits.symbols();
+      return ok<DepositSymbolView[]>(
+        request,
+        symbols.map((symbol) => ({ currency_code: symbol.currencyCode, protocols: symbol.protocols })),
+      );
+    });
+
+    app.get(ApiPath.wireInfo, DEPOSIT_LIMITS.read, async (request) => {
+      requireRealUser(request);
+      const { bank_coin } = parse(ZWireInfoQuery, request.query);
+      return ok<WireChannelView[]>(request, (await deposits.wireOptions(bank_coin)).map(presentWireChannel));
+    });
+
+    app.post(ApiPath.chargeSubmit, DEPOSIT_LIMITS.submit, async (request) => {
+      const { userId } = requireRealUser(request);
+      const body = parse(ZCoinDepositRequest, input(request));
+      const outcome = await deposits.submitCoin(userId, body, idempotentRequest(idempotencyKey(request), body));
+      return ok<DepositView>(request, presentDeposit(outcome.deposit, request.lang), outcome.msgKey);
+    });
+
+    app.post(ApiPath.wireSubmit, DEPOSIT_LIMITS.submit, async (request) => {
+      const { userId } = requireRealUser(request);
+      const body = parse(ZWireDepositRequest, input(request));
+      const outcome = await deposits.submitWire(userId, body, idempotentRequest(idempotencyKey(request), body));
+      return ok<DepositView>(request, presentDeposit(outcome.deposit, request.lang), outcome.msgKey);
+    });
+
+    app.get(ApiPath.depositList, DEPOSIT_LIMITS.read, async (request) => {
+      const { userId } = requireRealUser(request);
+      const { type, page } = parse(ZDepositListQuery, request.query);
+      const list = await deposits.list(userId, type, page);
+      return ok(request, {
+        data: list.rows.map((record) => presentDeposit(record, request.lang)),
+        total: list.total,
+        page,
+        page_size: DEPOSIT_PAGE_SIZE,
+      });
+    });
+
+    app.get(DEPOSIT_ADMIN_PATHS.list, DEPOSIT_LIMITS.operator, async (request) => {
+      requireOperator(request, config);
+      const { status, page } = parse(ZOperatorQueueQuery, request.query);
+      const queue = await deposits.queue(status, page);
+      return ok(request, {
+        data: queue.rows.map((record) => operatorView(record, request)),
+        total: queue.total,
+        page,
+        page_size: DEPOSIT_PAGE_SIZE,
+      });
+    });
+
+    app.post(DEPOSIT_ADMIN_PATHS.approve, DEPOSIT_LIMITS.operator, async (request) => {
+      const operator = requireOperator(request, config);
+      const { id } = parse(ZRecordIdRequest, request.params);
+      const { credited_amount } = parse(ZApproveRequest, input(request));
+      const outcome = await deposits.approve(id, operator, credited_amount);
+      return ok(request, operatorView(outcome.deposit, request), outcome.msgKey);
+    });
+
+    for (const [path, decide] of [
+      [DEPOSIT_ADMIN_PATHS.reject, deposits.reject.bind(deposits)],
+      [DEPOSIT_ADMIN_PATHS.void, deposits.void.bind(deposits)],
+    ] as const) {
+      app.post(path, DEPOSIT_LIMITS.operator, async (request) => {
+        const operator = requireOperator(request, config);
+        const { id } = parse(ZRecordIdRequest, request.params);
+        const { reason } = parse(ZDecisionReason, input(request));
+        const outcome = await decide(id, operator, reason);
+        return ok(request, operatorView(outcome.deposit, request), outcome.msgKey);
+      });
+    }
+  };
+}
