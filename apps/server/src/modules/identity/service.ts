@@ -1,0 +1,199 @@
+import {
+  conflict,
+  invalid,
+  maskCardId,
+  notFound,
+  RealNameStatus,
+  type IdentityCardIdView,
+  type IdentityReviewListView,
+  type IdentityReviewView,
+  type RealNameStatusValue,
+  type RealNameView,
+  type TRealNameRequest,
+} from '@pipwise/domain';
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { Db, Executor } from '../../db/client.js';
+import { realNameRecords } from '../../db/schema.js';
+import type { Operator } from '../../http/operator.js';
+import { openCardId, sealCardId } from './seal.js';
+
+export const IDENTITY_PAGE_SIZE = 20;
+
+/** What identity needs of the uploads module: ownership of a document, and a link that shows it. */
+export interface IdentityUploads {
+  /** Throws the same not-found error for another user's upload as for an unknown id. */
+  requireOwned(executor: Executor, userId: number, id: string): Promise<unknown>;
+  signedUrl(id: string): string;
+}
+
+type RecordRow = typeof realNameRecords.$inferSelect;
+
+const statusOf = (row: RecordRow) => row.reviewStatus as RealNameStatusValue;
+
+/**
+ * Real-name verification (DESIGN §10): 0 → 1 on submit, 1 → 2 or back to 0 with a reason by an
+ * operator. The ID number is sealed at rest; users see it masked, operators in full through an
+ * audited reveal.
+ */
+export class IdentityService {
+  constructor(
+    private readonly db: Db,
+    private readonly uploads: IdentityUploads,
+    /** The 'identity-documents' key (secret.ts deriveKey). */
+    private readonly key: Buffer,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  private async record(userId: number, executor: Executor = this.db): Promise<RecordRow | undefined> {
+    const [row] = await executor.select().from(realNameRecords).where(eq(realNameRecords.userId, userId)).limit(1);
+    return row;
+  }
+
+  /**
+   * A first submission, or a new one after a rejection. The upsert only overwrites a record in status
+   * 0, so two submissions racing (or one racing an operator) leave exactly one under review.
+   */
+  async submit(userId: number, request: TRealNameRequest): Promise<RealNameView> {
+    if (request.front_pic === request.reverse_pic) throw invalid('identity_pics_distinct');
+    const submitted = await this.db.transaction(async (tx) => {
+      const current = await this.record(userId, tx);
+      if (current) this.requireEditable(current);
+      await this.uploads.requireOwned(tx, userId, request.front_pic);
+      await this.uploads.requireOwned(tx, userId, request.reverse_pic);
+      const values = {
+        reviewStatus: RealNameStatus.underReview,
+        name: request.name,
+        cardIdSealed: sealCardId(this.key, userId, request.card_id),
+        cardIdLast4: request.card_id.slice(-4),
+        frontUploadId: request.front_pic,
+        reverseUploadId: request.reverse_pic,
+        reason: null,
+        submittedAt: this.clock.now(),
+        reviewedAt: null,
+        reviewedBy: null,
+      };
+      const [row] = await tx
+        .insert(realNameRecords)
+        .values({ userId, ...values })
+        .onConflictDoUpdate({
+          target: realNameRecords.userId,
+          set: values,
+          setWhere: eq(realNameRecords.reviewStatus, RealNameStatus.none),
+        })
+        .returning();
+      return row;
+    });
+    if (!submitted) {
+      // Another submission won the race; say why this one cannot follow it.
+      const current = await this.record(userId);
+      if (current) this.requireEditable(current);
+      throw conflict('identity_under_review');
+    }
+    return this.view(submitted);
+  }
+
+  private requireEditable(row: RecordRow) {
+    if (statusOf(row) === RealNameStatus.underReview) throw conflict('identity_under_review');
+    if (statusOf(row) === RealNameStatus.verified) throw conflict('identity_already_verified');
+  }
+
+  /** The user's own status; review_status 0 and nothing else before a first submission. */
+  async center(userId: number): Promise<RealNameView> {
+    const row = await this.record(userId);
+    if (!row)
+      return { review_status: RealNameStatus.none, name: null, card_id: null, front_pic: null, reverse_pic: null, reason: null };
+    return this.view(row);
+  }
+
+  async isVerified(userId: number): Promise<boolean> {
+    const row = await this.record(userId);
+    return row !== undefined && statusOf(row) === RealNameStatus.verified;
+  }
+
+  private view(row: RecordRow): RealNameView {
+    return {
+      review_status: statusOf(row),
+      name: row.name,
+      card_id: maskCardId(row.cardIdLast4),
+      front_pic: this.uploads.signedUrl(row.frontUploadId),
+      reverse_pic: this.uploads.signedUrl(row.reverseUploadId),
+      reason: row.reason,
+    };
+  }
+
+  private reviewView(row: RecordRow): IdentityReviewView {
+    return {
+      user_id: row.userId,
+      review_status: statusOf(row),
+      name: row.name,
+      card_id: maskCardId(row.cardIdLast4),
+      front_pic: this.uploads.signedUrl(row.frontUploadId),
+      reverse_pic: this.uploads.signedUrl(row.reverseUploadId),
+      reason: row.reason,
+      submitted_at: row.submittedAt.toISOString(),
+      reviewed_at: row.reviewedAt?.toISOString() ?? null,
+      reviewed_by: row.reviewedBy,
+    };
+  }
+
+  /** Operators: submissions in one status, oldest first (the queue is worked in order). */
+  async list(status: RealNameStatusValue, page: number): Promise<IdentityReviewListView> {
+    const where = eq(realNameRecords.reviewStatus, status);
+    const [rows, [totals]] = await Promise.all([
+      this.db
+        .select()
+        .from(realNameRecords)
+        .where(where)
+        .orderBy(
+          status === RealNameStatus.underReview ? realNameRecords.submittedAt : desc(realNameRecords.submittedAt),
+          realNameRecords.userId,
+        )
+        .limit(IDENTITY_PAGE_SIZE)
+        .offset((page - 1) * IDENTITY_PAGE_SIZE),
+      this.db.select({ total: count() }).from(realNameRecords).where(where),
+    ]);
+    return { data: rows.map((row) => this.reviewView(row)), total: totals?.total ?? 0, page, page_size: IDENTITY_PAGE_SIZE };
+  }
+
+  /**
+   * Moves a record under review to `to`. The status test is in the UPDATE itself, so however many
+   * operators click at once exactly one decision lands; the others are told it was already decided.
+   */
+  private async decide(
+    userId: number,
+    operator: Operator,
+    to: RealNameStatusValue,
+    reason: string | null,
+  ): Promise<IdentityReviewView> {
+    const [row] = await this.db
+      .update(realNameRecords)
+      .set({ reviewStatus: to, reason, reviewedAt: this.clock.now(), reviewedBy: operator.actor })
+      .where(and(eq(realNameRecords.userId, userId), eq(realNameRecords.reviewStatus, RealNameStatus.underReview)))
+      .returning();
+    if (row) {
+      this.log.info({ userId, operator: operator.actor, reviewStatus: to }, 'identity reviewed');
+      return this.reviewView(row);
+    }
+    if (!(await this.record(userId))) throw notFound('identity_not_found');
+    throw conflict('identity_not_under_review');
+  }
+
+  approve(userId: number, operator: Operator): Promise<IdentityReviewView> {
+    return this.decide(userId, operator, RealNameStatus.verified, null);
+  }
+
+  reject(userId: number, operator: Operator, reason: string): Promise<IdentityReviewView> {
+    return this.decide(userId, operator, RealNameStatus.none, reason);
+  }
+
+  /** The full ID number; each reveal is logged with who asked (the back office's audit log takes it over). */
+  async reveal(userId: number, operator: Operator): Promise<IdentityCardIdView> {
+    const row = await this.record(userId);
+    if (!row) throw notFound('identity_not_found');
+    this.log.info({ userId, operator: operator.actor }, 'identity card id revealed');
+    return { user_id: userId, card_id: openCardId(this.key, userId, row.cardIdSealed) };
+  }
+}
