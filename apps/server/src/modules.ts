@@ -1,6 +1,7 @@
 import type { AppContext, CoreDeps } from './context.js';
 import { createAccountsModule, type AccountsOptions } from './modules/accounts/module.js';
 import { createContentModule } from './modules/content/module.js';
+import { createDepositsModule } from './modules/deposits/module.js';
 import { createIdentityModule } from './modules/identity/module.js';
 import { createMarketModule } from './modules/market/module.js';
 import { createSettingsModule } from './modules/settings/module.js';
@@ -29,6 +30,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
   const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });
   const identity = createIdentityModule(deps, { uploads: uploads.service });
+  const deposits = createDepositsModule(deps, { wallet, settings: settings.service, uploads: uploads.service });
   const realtime = createRealtimeModule({
     ...deps,
     resolveToken: accounts.service.resolveToken,
@@ -37,7 +39,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   return {
     ...deps,
     resolveToken: accounts.service.resolveToken,
-    modules: [settings.module, accounts.module, market.module, trading.module, content.module, social.module, uploads.module, identity.module, realtime.module],
+    modules: [settings.module, accounts.module, market.module, trading.module, content.module, social.module, uploads.module, identity.module, deposits.module, realtime.module],
     market: market.service,
     marketSource: market.source,
     settings: settings.service,
