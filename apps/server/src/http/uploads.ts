@@ -1,4 +1,4 @@
-import multipart from '@fastify/multipart';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import { AppError, invalid } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
@@ -24,13 +24,24 @@ export interface UploadedFile {
   data: Buffer;
 }
 
+/**
+ * A file part's bytes. Past the size cap the stream fails at once, so the refusal is answered (and the
+ * connection closed) then: the plugin's own `toBuffer` would read the rest of the body only to drop it.
+ */
+async function readFile(part: MultipartFile): Promise<Buffer> {
+  part.file.once('limit', () => part.file.destroy(Object.assign(new Error('file over the size cap'), { statusCode: 413 })));
+  const chunks: Buffer[] = [];
+  for await (const chunk of part.file) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 async function readParts(request: FastifyRequest): Promise<Record<string, string | UploadedFile>> {
   // Collected as entries: Object.fromEntries defines own properties, so a part named __proto__ stays data.
   const entries: [string, string | UploadedFile][] = [];
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
-        entries.push([part.fieldname, { filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() }]);
+        entries.push([part.fieldname, { filename: part.filename, mimetype: part.mimetype, data: await readFile(part) }]);
       } else {
         if (part.valueTruncated) throw invalid('field_too_long');
         entries.push([part.fieldname, String(part.value)]);
