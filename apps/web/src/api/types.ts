@@ -15,6 +15,8 @@ export type {
   ForexQuotationView as ForexQuotation,
   KlinePointView as KlinePoint,
   KlineUpdateView as KlinePush,
+  LedgerEntryView as LedgerEntry,
+  LedgerPageView as LedgerPage,
   LeaderboardEntryView as LeaderboardEntry,
   NewsDetailView as NewsDetail,
   NewsListView as NewsPage,

@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { createHashRouter, Navigate } from 'react-router';
 import { Paths } from './paths';
 import { RealAccountOnly } from './RealAccountOnly';
+import { SignedInOnly } from './SignedInOnly';
 import { Shell } from './Shell';
 import { TABS } from './tabs';
 
@@ -11,6 +12,8 @@ const ForgotPage = lazy(() => import('../features/auth/ForgotPage'));
 const ProductPage = lazy(() => import('../features/product/ProductPage'));
 const LanguagePage = lazy(() => import('../features/language/LanguagePage'));
 const NewsDetailPage = lazy(() => import('../features/news/NewsDetailPage'));
+const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
+const HistoryPage = lazy(() => import('../features/history/HistoryPage'));
 
 /** Hash routes (spec §2). Tab screens are drawn by the shell itself so they stay alive. */
 export const router = createHashRouter([
@@ -27,7 +30,12 @@ export const router = createHashRouter([
       {
         // Screens that move money or identity: a real account's only (spec §5, §6).
         element: <RealAccountOnly />,
-        children: [],
+        children: [{ path: Paths.wallet, element: <WalletPage /> }],
+      },
+      {
+        // Signed-in screens a demo account may open too: its ledger explains its demo balance.
+        element: <SignedInOnly />,
+        children: [{ path: Paths.history, element: <HistoryPage /> }],
       },
       { path: '/mine', element: <Navigate to={Paths.user} replace /> },
       { path: '*', element: <Navigate to={Paths.home} replace /> },

@@ -1,16 +1,36 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Dialog, List, Toast } from 'antd-mobile';
-import { EyeInvisibleOutline, EyeOutline, GlobalOutline, LoopOutline, UserOutline } from 'antd-mobile-icons';
+import {
+  ArrowDownCircleOutline,
+  BillOutline,
+  CollectMoneyOutline,
+  EyeInvisibleOutline,
+  EyeOutline,
+  GlobalOutline,
+  LoopOutline,
+  UpCircleOutline,
+  UserContactOutline,
+  UserOutline,
+} from 'antd-mobile-icons';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { liveSocket } from '../../api/live';
 import { useBalanceQuery, useResetDemoMutation } from '../../api/queries/account';
 import { useLogoutMutation } from '../../api/queries/auth';
-import { Paths } from '../../app/paths';
+import { loginPath, Paths } from '../../app/paths';
 import { Screen } from '../../components/Screen';
 import { formatMoney } from '../../i18n/format';
 import { useViewPrefs } from '../../stores/prefs';
 import { useSession } from '../../stores/session';
+
+/** The money shortcuts under the card (spec §2); the account history is open to demo accounts too. */
+const SHORTCUTS: readonly { path: string; labelKey: string; icon: ReactNode }[] = [
+  { path: Paths.charge, labelKey: 'user.deposit', icon: <ArrowDownCircleOutline /> },
+  { path: Paths.withdraw, labelKey: 'user.withdraw', icon: <UpCircleOutline /> },
+  { path: Paths.wallet, labelKey: 'user.wallet', icon: <CollectMoneyOutline /> },
+  { path: Paths.history, labelKey: 'user.history', icon: <BillOutline /> },
+];
 
 export default function UserPage() {
   const { t } = useTranslation();
@@ -22,6 +42,44 @@ export default function UserPage() {
   const resetDemo = useResetDemoMutation();
   const logout = useLogoutMutation();
   const demo = user?.is_demo === 1;
+
+  /**
+   * A demo account hears at once that money and identity need a real account (spec §5), with the ways to
+   * one; signing in to a real account then opens the screen it wanted.
+   */
+  const open = (path: string) => {
+    if (!demo || path === Paths.history) {
+      void navigate(path);
+      return;
+    }
+    const handler = Dialog.show({
+      title: t('common.demo_blocked_title'),
+      content: t('common.demo_blocked'),
+      closeOnMaskClick: true,
+      actions: [
+        [
+          { key: 'cancel', text: t('common.cancel'), onClick: () => handler.close() },
+          {
+            key: 'register',
+            text: t('auth.register'),
+            bold: true,
+            onClick: () => {
+              handler.close();
+              void navigate(Paths.register);
+            },
+          },
+        ],
+        {
+          key: 'login',
+          text: t('user.login_real'),
+          onClick: () => {
+            handler.close();
+            void navigate(loginPath(path));
+          },
+        },
+      ],
+    });
+  };
 
   const confirmReset = () =>
     void Dialog.confirm({
@@ -86,7 +144,21 @@ export default function UserPage() {
         </div>
       </section>
 
+      <nav className="user-shortcuts" aria-label={t('user.shortcuts')}>
+        {SHORTCUTS.map((shortcut) => (
+          <button key={shortcut.path} type="button" className="user-shortcut" onClick={() => open(shortcut.path)}>
+            <span className="user-shortcut-icon" aria-hidden="true">
+              {shortcut.icon}
+            </span>
+            <span>{t(shortcut.labelKey)}</span>
+          </button>
+        ))}
+      </nav>
+
       <List className="user-tiles">
+        <List.Item prefix={<UserContactOutline />} onClick={() => open(Paths.auth)}>
+          {t('user.real_name')}
+        </List.Item>
         {demo && (
           <List.Item prefix={<LoopOutline />} onClick={confirmReset}>
             {t('user.reset_demo')}
