@@ -9,6 +9,7 @@ import { createSocialModule } from './modules/social/module.js';
 import { createTradingModule } from './modules/trading/module.js';
 import { createUploadsModule } from './modules/uploads/module.js';
 import { WalletService } from './modules/wallet/service.js';
+import { createWithdrawalsModule } from './modules/withdrawals/module.js';
 import { createRealtimeModule } from './realtime/hub.js';
 
 /** Test seams: replaceable edges of modules (e.g. a captcha generator whose answers a test can read). */
@@ -31,6 +32,13 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });
   const identity = createIdentityModule(deps, { uploads: uploads.service });
   const deposits = createDepositsModule(deps, { wallet, settings: settings.service, uploads: uploads.service });
+  const withdrawals = createWithdrawalsModule(deps, {
+    wallet,
+    settings: settings.service,
+    trading: trading.service,
+    identity: identity.service,
+    notifier: accounts.service,
+  });
   const realtime = createRealtimeModule({
     ...deps,
     resolveToken: accounts.service.resolveToken,
@@ -39,7 +47,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   return {
     ...deps,
     resolveToken: accounts.service.resolveToken,
-    modules: [settings.module, accounts.module, market.module, trading.module, content.module, social.module, uploads.module, identity.module, deposits.module, realtime.module],
+    modules: [settings.module, accounts.module, market.module, trading.module, content.module, social.module, uploads.module, identity.module, deposits.module, withdrawals.module, realtime.module],
     market: market.service,
     marketSource: market.source,
     settings: settings.service,

@@ -8,6 +8,7 @@ import content from '../modules/content/messages.json' with { type: 'json' };
 import identity from '../modules/identity/messages.json' with { type: 'json' };
 import uploads from '../modules/uploads/messages.json' with { type: 'json' };
 import deposits from '../modules/deposits/messages.json' with { type: 'json' };
+import withdrawals from '../modules/withdrawals/messages.json' with { type: 'json' };
 
 /**
  * A text where a number meets a noun ("1 minute", "5 minutes"; Russian and Arabic have more forms): one
@@ -18,7 +19,7 @@ export type PluralText = { by: string } & Partial<Record<Intl.LDMLPluralRule, st
 /** One message key → its text in every language. Each module owns a catalogue file beside its code. */
 export type Catalogue = Record<string, Partial<Record<Language, string | PluralText>>>;
 
-export const catalogues: Record<string, Catalogue> = { core, accounts, wallet, trading, market, content, uploads, identity, deposits };
+export const catalogues: Record<string, Catalogue> = { core, accounts, wallet, trading, market, content, uploads, identity, deposits, withdrawals };
 
 const messages = new Map<string, Partial<Record<Language, string | PluralText>>>();
 for (const [name, catalogue] of Object.entries(catalogues)) {

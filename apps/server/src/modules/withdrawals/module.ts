@@ -1,0 +1,29 @@
+import type { CoreDeps, Module } from '../../context.js';
+import { IdempotencyStore } from '../../db/idempotency.js';
+import type { SettingsService } from '../settings/service.js';
+import type { WalletService } from '../wallet/service.js';
+import { withdrawalRoutes } from './routes.js';
+import { seedWithdrawCurrencies } from './seed.js';
+import { WithdrawalsService, type KycCheck, type MarginReader, type OwnerNotifier } from './service.js';
+
+/** The withdrawals context: withdraw currencies, the user's payout methods and requests, the operators' decisions. */
+export function createWithdrawalsModule(
+  deps: CoreDeps,
+  services: {
+    wallet: WalletService;
+    settings: SettingsService;
+    trading: MarginReader;
+    identity: KycCheck;
+    notifier: OwnerNotifier;
+  },
+) {
+  const { db } = deps.database;
+  const service = new WithdrawalsService({ db, clock: deps.clock, idempotency: new IdempotencyStore(db), ...services });
+  const module: Module & { service: WithdrawalsService } = {
+    name: 'withdrawals',
+    service,
+    routes: withdrawalRoutes(service, deps.config, deps.clock),
+    seed: () => seedWithdrawCurrencies(db),
+  };
+  return { service, module };
+}

@@ -1,0 +1,430 @@
+import {
+  CashierType,
+  conflict,
+  dec,
+  forbidden,
+  invalid,
+  notFound,
+  rejected,
+  withdrawableAmount,
+  withdrawalQuote,
+  WithdrawalStatus,
+  type CashierTypeValue,
+  type Dec,
+  type Language,
+  type TBindDrawMethodRequest,
+  type TWithdrawRequest,
+  type WithdrawalStatusValue,
+} from '@pipwise/domain';
+import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import type { Db, Executor } from '../../db/client.js';
+import type { IdempotencyStore, IdempotentRequest } from '../../db/idempotency.js';
+import { cashierEvents, payoutMethods, users, withdrawals, withdrawCurrencies } from '../../db/schema.js';
+import type { Operator } from '../../http/operator.js';
+import type { SettingsService } from '../settings/service.js';
+import { translate } from '../../i18n/catalog.js';
+import { formatDateTime } from '../trading/present.js';
+import type { WalletService } from '../wallet/service.js';
+import { bankAccount, coinAddress } from './destinations.js';
+
+export type CurrencyRow = typeof withdrawCurrencies.$inferSelect;
+export type MethodRow = typeof payoutMethods.$inferSelect;
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+export type EventRow = typeof cashierEvents.$inferSelect;
+
+export interface MethodRecord {
+  method: MethodRow;
+  currency: CurrencyRow;
+}
+
+export interface WithdrawalRecord {
+  withdrawal: WithdrawalRow;
+  timeline: EventRow[];
+}
+
+/** Whether a user passed real-name verification (the identity context answers). */
+export interface KycCheck {
+  isVerified(userId: number): Promise<boolean>;
+}
+
+/** Account free margin, read in the caller's transaction (the trading context answers). */
+export interface MarginReader {
+  figures(userId: number, tx: Executor): Promise<{ freeMargin: Dec }>;
+}
+
+/** Security notices to the account owner (the accounts context delivers them). */
+export interface OwnerNotifier {
+  notifyUser(userId: number, compose: (lang: Language) => { subject: string; text: string }): Promise<void>;
+}
+
+export interface WithdrawalsDeps {
+  db: Db;
+  clock: Clock;
+  wallet: WalletService;
+  settings: SettingsService;
+  trading: MarginReader;
+  identity: KycCheck;
+  notifier: OwnerNotifier;
+  idempotency: IdempotencyStore;
+}
+
+export const WITHDRAWAL_PAGE_SIZE = 20;
+const OPERATOR_QUEUE_SIZE = 100;
+const HOUR_MS = 3_600_000;
+const REF_TYPE = 'withdrawal';
+
+/** What an operator decides: the status it moves to, and the confirmation it answers with. */
+const DECISIONS = {
+  approve: { status: WithdrawalStatus.completed, msgKey: 'withdraw_approved' },
+  reject: { status: WithdrawalStatus.rejected, msgKey: 'withdraw_rejected' },
+  void: { status: WithdrawalStatus.invalid, msgKey: 'withdraw_voided' },
+} as const;
+export type Decision = keyof typeof DECISIONS;
+
+/**
+ * Payout methods and withdrawals (DESIGN §9). The requested amount moves into lock_balance in the same
+ * transaction as the record, under the wallet's row lock, so concurrent requests cannot together take
+ * more than may leave. Every later transition is one conditional UPDATE from status 0: of any number of
+ * concurrent approvals, rejections and cancels exactly one changes the record, and only it moves money.
+ */
+export class WithdrawalsService {
+  private readonly db: Db;
+
+  constructor(private readonly deps: WithdrawalsDeps) {
+    this.db = deps.db;
+  }
+
+  async currencies(type: CashierTypeValue): Promise<CurrencyRow[]> {
+    return this.db
+      .select()
+      .from(withdrawCurrencies)
+      .where(and(eq(withdrawCurrencies.type, type), eq(withdrawCurrencies.enabled, true)))
+      .orderBy(asc(withdrawCurrencies.sort), asc(withdrawCurrencies.id));
+  }
+
+  private async currency(id: number, type: CashierTypeValue, executor: Executor = this.db): Promise<CurrencyRow> {
+    const [row] = await executor
+      .select()
+      .from(withdrawCurrencies)
+      .where(and(eq(withdrawCurrencies.id, id), eq(withdrawCurrencies.type, type), eq(withdrawCurrencies.enabled, true)))
+      .limit(1);
+    if (!row) throw invalid('currency_invalid', { field: 'draw_id' });
+    return row;
+  }
+
+  /** The user's methods of a type (optionally of one currency) that are not deleted, newest first. */
+  async methods(userId: number, type: CashierTypeValue, currencyId?: number): Promise<MethodRecord[]> {
+    const rows = await this.db
+      .select({ method: payoutMethods, currency: withdrawCurrencies })
+      .from(payoutMethods)
+      .innerJoin(withdrawCurrencies, eq(withdrawCurrencies.id, payoutMethods.currencyId))
+      .where(
+        and(
+          eq(payoutMethods.userId, userId),
+          eq(payoutMethods.type, type),
+          isNull(payoutMethods.deletedAt),
+          currencyId === undefined ? undefined : eq(payoutMethods.currencyId, currencyId),
+        ),
+      )
+      .orderBy(desc(payoutMethods.id));
+    return rows;
+  }
+
+  /**
+   * Binds a coin address or bank account, checked for its protocol or country, usable after the
+   * cool-down; the owner is told by e-mail, so a stolen session cannot add an address unnoticed.
+   */
+  async bind(userId: number, body: TBindDrawMethodRequest): Promise<MethodRecord> {
+    const currency = await this.currency(body.draw_id, body.type);
+    const destination = destinationOf(currency, body);
+    const cooldownHours = Math.max(0, Number(await this.deps.settings.get('payout_method_cooldown_hours')) || 0);
+    const now = this.deps.clock.now();
+    const usableAt = new Date(now.getTime() + cooldownHours * HOUR_MS);
+    const method = await this.db.transaction(async (tx) => {
+      // The user's row lock makes the duplicate check and the insert one step for concurrent binds.
+      await tx.execute(sql`SELECT 1 FROM ${users} WHERE id = ${userId} FOR UPDATE`);
+      const [duplicate] = await tx
+        .select({ id: payoutMethods.id })
+        .from(payoutMethods)
+        .where(
+          and(
+            eq(payoutMethods.userId, userId),
+            eq(payoutMethods.currencyId, currency.id),
+            isNull(payoutMethods.deletedAt),
+            destination.sameAs,
+          ),
+        )
+        .limit(1);
+      if (duplicate) throw conflict('method_duplicate');
+      const [inserted] = await tx
+        .insert(payoutMethods)
+        .values({ ...destination.values, userId, type: currency.type, currencyId: currency.id, usableAt, createdAt: now })
+        .returning();
+      return inserted!;
+    });
+    await this.deps.notifier.notifyUser(userId, (lang) => ({
+      subject: translate(lang, 'mail_payout_method_bound_subject'),
+      text: translate(lang, 'mail_payout_method_bound_body', {
+        method: describeMethod(method, currency),
+        usable_at: formatDateTime(usableAt, lang),
+      }),
+    }));
+    return { method, currency };
+  }
+
+  /** Soft-deletes one of the user's methods: requests already made with it keep their destination. */
+  async remove(userId: number, id: number): Promise<void> {
+    const [deleted] = await this.db
+      .update(payoutMethods)
+      .set({ deletedAt: this.deps.clock.now() })
+      .where(and(eq(payoutMethods.id, id), eq(payoutMethods.userId, userId), isNull(payoutMethods.deletedAt)))
+      .returning({ id: payoutMethods.id });
+    if (!deleted) throw notFound('method_invalid');
+  }
+
+  /**
+   * A withdrawal request: to one of the user's own usable methods of that currency, within the
+   * currency's limits, never more than may leave the account. The fee and what is received are
+   * `withdrawalQuote`'s, the formula the withdraw screen shows.
+   */
+  async withdraw(
+    userId: number,
+    body: TWithdrawRequest,
+    idempotency: IdempotentRequest | undefined,
+    lang: Language,
+  ): Promise<{ record: WithdrawalRecord; msgKey: string }> {
+    if ((await this.deps.settings.get('withdraw_requires_kyc')) === '1' && !(await this.deps.identity.isVerified(userId))) {
+      throw forbidden('withdraw_kyc_required');
+    }
+    const outcome = await this.deps.idempotency.once(
+      userId,
+      idempotency,
+      'draw',
+      (tx) => this.request(tx, userId, body, lang),
+      (id) => this.record(userId, id),
+    );
+    if (outcome.replayed) return outcome.replayed;
+    return { record: await this.record(userId, outcome.first.refId), msgKey: outcome.first.msgKey };
+  }
+
+  private async request(tx: Executor, userId: number, body: TWithdrawRequest, lang: Language) {
+    const [found] = await tx
+      .select({ method: payoutMethods, currency: withdrawCurrencies })
+      .from(payoutMethods)
+      .innerJoin(withdrawCurrencies, eq(withdrawCurrencies.id, body.draw_currency_id))
+      .where(and(eq(payoutMethods.id, body.draw_method_id), eq(payoutMethods.userId, userId), isNull(payoutMethods.deletedAt)))
+      .limit(1);
+    if (!found) {
+      const [currency] = await tx
+        .select({ id: withdrawCurrencies.id })
+        .from(withdrawCurrencies)
+        .where(eq(withdrawCurrencies.id, body.draw_currency_id))
+        .limit(1);
+      throw currency ? notFound('method_invalid') : invalid('currency_invalid', { field: 'draw_currency_id' });
+    }
+    const { method, currency } = found;
+    if (!currency.enabled) throw invalid('currency_invalid', { field: 'draw_currency_id' });
+    if (method.currencyId !== currency.id) throw rejected('method_currency_mismatch');
+    if (method.usableAt > this.deps.clock.now())
+      throw rejected('method_cooling_down', { time: formatDateTime(method.usableAt, lang) });
+    const amount = dec(body.number);
+    if (amount.lt(currency.minAmount)) throw rejected('withdraw_below_min', { min: dec(currency.minAmount).toFixed(2) });
+    if (amount.gt(currency.maxAmount)) throw rejected('withdraw_above_max', { max: dec(currency.maxAmount).toFixed(2) });
+    const quote = withdrawalQuote(amount, {
+      fee_type: currency.feeType,
+      draw_rate: currency.drawRate,
+      usd_price: currency.usdPrice,
+    });
+    if (quote.fee.gte(amount)) throw rejected('withdraw_fee_exceeds', { fee: quote.fee.toFixed(2) });
+
+    // After the wallet lock nothing else moves this account's money until commit; free margin is read
+    // in the same transaction, so it counts the positions and reservations as they are now.
+    const wallet = await this.deps.wallet.lock(tx, userId);
+    const figures = await this.deps.trading.figures(userId, tx);
+    const available = withdrawableAmount(wallet.balance, wallet.lockBalance, figures.freeMargin);
+    if (amount.gt(available)) throw rejected('withdraw_exceeds_available', { available: available.toFixed(2) });
+
+    const now = this.deps.clock.now();
+    const [created] = await tx
+      .insert(withdrawals)
+      .values({
+        userId,
+        type: currency.type,
+        currencyId: currency.id,
+        methodId: method.id,
+        amount: quote.amount.toFixed(2),
+        fee: quote.fee.toFixed(2),
+        usdPrice: currency.usdPrice,
+        received: quote.received.toFixed(2),
+        currencyCode: currency.code,
+        protocol: currency.protocol,
+        address: method.address,
+        bankName: method.bankName,
+        payeeAccount: method.payeeAccount,
+        memo: body.memo ?? null,
+        status: WithdrawalStatus.unreviewed,
+        createdAt: now,
+      })
+      .returning({ id: withdrawals.id });
+    const id = created!.id;
+    await this.deps.wallet.adjustLock(tx, userId, quote.amount);
+    await tx
+      .insert(cashierEvents)
+      .values({ refType: REF_TYPE, refId: id, status: WithdrawalStatus.unreviewed, actor: 'user', createdAt: now });
+    return { refId: id, msgKey: 'withdraw_submitted' };
+  }
+
+  /** The user's cancel of their own request while it is unreviewed: the locked amount is free again. */
+  async cancel(userId: number, id: number): Promise<WithdrawalRecord> {
+    await this.db.transaction((tx) => this.transition(tx, id, WithdrawalStatus.invalid, 'user', null, userId));
+    return this.record(userId, id);
+  }
+
+  /** An operator's decision; approval debits the amount (what is sent, and the fee) exactly once. */
+  async decide(
+    id: number,
+    decision: Decision,
+    operator: Operator,
+    reason: string | null,
+  ): Promise<{ record: WithdrawalRecord; msgKey: string }> {
+    const { status, msgKey } = DECISIONS[decision];
+    const changed = await this.db.transaction(async (tx) => {
+      const row = await this.transition(tx, id, status, operator.actor, reason);
+      if (status === WithdrawalStatus.completed) {
+        const sent = dec(row.amount).minus(row.fee);
+        const posting = { userId: row.userId, refType: REF_TYPE, refId: row.id, memoParams: { id: row.id } } as const;
+        await this.deps.wallet.post(tx, { ...posting, amount: sent.negated(), type: 'withdrawal' });
+        if (dec(row.fee).gt(0))
+          await this.deps.wallet.post(tx, { ...posting, amount: dec(row.fee).negated(), type: 'withdrawal_fee' });
+      }
+      return row;
+    });
+    return { record: await this.record(changed.userId, id), msgKey };
+  }
+
+  /**
+   * Moves an unreviewed record to `status` and releases its lock. The UPDATE's `status = 0` is the
+   * decision: a concurrent transition waits on the row and then finds nothing to change.
+   */
+  private async transition(
+    tx: Executor,
+    id: number,
+    status: WithdrawalStatusValue,
+    actor: string,
+    note: string | null,
+    ownerId?: number,
+  ): Promise<WithdrawalRow> {
+    const now = this.deps.clock.now();
+    const owned = ownerId === undefined ? undefined : eq(withdrawals.userId, ownerId);
+    const [row] = await tx
+      .update(withdrawals)
+      .set({ status, remark: note, decidedBy: actor, decidedAt: now })
+      .where(and(eq(withdrawals.id, id), eq(withdrawals.status, WithdrawalStatus.unreviewed), owned))
+      .returning();
+    if (!row) {
+      const [existing] = await tx
+        .select({ id: withdrawals.id })
+        .from(withdrawals)
+        .where(and(eq(withdrawals.id, id), owned))
+        .limit(1);
+      throw existing ? conflict('withdraw_already_decided') : notFound('withdrawal_not_found');
+    }
+    await this.deps.wallet.adjustLock(tx, row.userId, dec(row.amount).negated());
+    await tx.insert(cashierEvents).values({ refType: REF_TYPE, refId: id, status, actor, note, createdAt: now });
+    return row;
+  }
+
+  /** One of the user's records with its timeline; another user's is "not found". */
+  async record(userId: number, id: number): Promise<WithdrawalRecord> {
+    const [row] = await this.db
+      .select()
+      .from(withdrawals)
+      .where(and(eq(withdrawals.id, id), eq(withdrawals.userId, userId)))
+      .limit(1);
+    if (!row) throw notFound('withdrawal_not_found');
+    const [record] = await this.withTimelines([row]);
+    return record!;
+  }
+
+  /** The user's records, newest first, optionally of one type. */
+  async list(
+    userId: number,
+    type: CashierTypeValue | undefined,
+    page: number,
+  ): Promise<{ rows: WithdrawalRecord[]; total: number }> {
+    const where = and(eq(withdrawals.userId, userId), type === undefined ? undefined : eq(withdrawals.type, type));
+    const [rows, [totals]] = await Promise.all([
+      this.db
+        .select()
+        .from(withdrawals)
+        .where(where)
+        .orderBy(desc(withdrawals.id))
+        .limit(WITHDRAWAL_PAGE_SIZE)
+        .offset((page - 1) * WITHDRAWAL_PAGE_SIZE),
+      this.db.select({ total: count() }).from(withdrawals).where(where),
+    ]);
+    return { rows: await this.withTimelines(rows), total: Number(totals?.total ?? 0) };
+  }
+
+  /** The operators' queue: records in a status, oldest first (the longest waiting are decided first). */
+  async queue(status: WithdrawalStatusValue): Promise<WithdrawalRecord[]> {
+    const rows = await this.db
+      .select()
+      .from(withdrawals)
+      .where(eq(withdrawals.status, status))
+      .orderBy(asc(withdrawals.createdAt), asc(withdrawals.id))
+      .limit(OPERATOR_QUEUE_SIZE);
+    return this.withTimelines(rows);
+  }
+
+  private async withTimelines(rows: WithdrawalRow[]): Promise<WithdrawalRecord[]> {
+    if (rows.length === 0) return [];
+    const events = await this.db
+      .select()
+      .from(cashierEvents)
+      .where(
+        and(
+          eq(cashierEvents.refType, REF_TYPE),
+          inArray(
+            cashierEvents.refId,
+            rows.map((row) => row.id),
+          ),
+        ),
+      )
+      .orderBy(asc(cashierEvents.id));
+    return rows.map((withdrawal) => ({ withdrawal, timeline: events.filter((event) => event.refId === withdrawal.id) }));
+  }
+}
+
+/** What a bind stores, and how a stored method of the same currency counts as the same destination. */
+function destinationOf(currency: CurrencyRow, body: TBindDrawMethodRequest) {
+  if (body.type === CashierType.coin) {
+    const { address, sameAs } = coinAddress(currency.protocol, body.dc_address);
+    return {
+      values: { address },
+      sameAs:
+        currency.protocol === 'ERC20' ? sql`lower(${payoutMethods.address}) = ${sameAs}` : eq(payoutMethods.address, sameAs),
+    };
+  }
+  const { payeeAccount, bankSwift } = bankAccount(body.payee_account, body.bank_swift);
+  return {
+    values: {
+      bankName: body.bank_name,
+      bankAddress: body.bank_address ?? null,
+      bankSwift: bankSwift ?? null,
+      payeeName: body.payee_name,
+      payeeAccount,
+      bankBranch: body.bank_branch ?? null,
+      remark: body.remark ?? null,
+    },
+    sameAs: eq(payoutMethods.payeeAccount, payeeAccount),
+  };
+}
+
+/** How the notice names a method: the currency and protocol, and the destination shortened to its ends. */
+function describeMethod(method: MethodRow, currency: CurrencyRow): string {
+  const destination = method.address ?? method.payeeAccount ?? '';
+  const shortened = destination.length > 12 ? `${destination.slice(0, 6)}…${destination.slice(-4)}` : destination;
+  return [currency.code, currency.protocol, shortened].filter(Boolean).join(' ');
+}
