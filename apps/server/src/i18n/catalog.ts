@@ -19,7 +19,18 @@ export type PluralText = { by: string } & Partial<Record<Intl.LDMLPluralRule, st
 /** One message key → its text in every language. Each module owns a catalogue file beside its code. */
 export type Catalogue = Record<string, Partial<Record<Language, string | PluralText>>>;
 
-export const catalogues: Record<string, Catalogue> = { core, accounts, wallet, trading, market, content, uploads, identity, deposits, withdrawals };
+export const catalogues: Record<string, Catalogue> = {
+  core,
+  accounts,
+  wallet,
+  trading,
+  market,
+  content,
+  uploads,
+  identity,
+  deposits,
+  withdrawals,
+};
 
 const messages = new Map<string, Partial<Record<Language, string | PluralText>>>();
 for (const [name, catalogue] of Object.entries(catalogues)) {
