@@ -12,6 +12,7 @@ const ForgotPage = lazy(() => import('../features/auth/ForgotPage'));
 const ProductPage = lazy(() => import('../features/product/ProductPage'));
 const LanguagePage = lazy(() => import('../features/language/LanguagePage'));
 const NewsDetailPage = lazy(() => import('../features/news/NewsDetailPage'));
+const IdentityPage = lazy(() => import('../features/identity/IdentityPage'));
 const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
 const HistoryPage = lazy(() => import('../features/history/HistoryPage'));
 
@@ -30,7 +31,10 @@ export const router = createHashRouter([
       {
         // Screens that move money or identity: a real account's only (spec §5, §6).
         element: <RealAccountOnly />,
-        children: [{ path: Paths.wallet, element: <WalletPage /> }],
+        children: [
+          { path: Paths.auth, element: <IdentityPage /> },
+          { path: Paths.wallet, element: <WalletPage /> },
+        ],
       },
       {
         // Signed-in screens a demo account may open too: its ledger explains its demo balance.
