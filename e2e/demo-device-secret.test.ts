@@ -48,13 +48,15 @@ describe('a demo account on its device', () => {
     expect((await saved(page)).state?.user?.uid).toBe(uid);
 
     // A secret the server no longer knows (e.g. an account from before secrets): a new demo account.
+    // Edited on a blank page of the same origin: a running app would write its own session back over it.
+    await page.route(`${baseURL()}/blank`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html>' }));
+    await page.goto(`${baseURL()}/blank`);
     await page.evaluate(() => {
       const session = JSON.parse(localStorage.getItem('pipwise.session') ?? '{}') as SavedSession;
       if (session.state)
         session.state = { ...session.state, token: null, user: null, demo: { id: '12345678', secret: 'x'.repeat(43) } };
       localStorage.setItem('pipwise.session', JSON.stringify(session));
     });
-    await page.reload();
     await open(page, '/login');
     await page.getByRole('button', { name: 'Try a demo account' }).click();
     await page.waitForURL(/#\/$/);
