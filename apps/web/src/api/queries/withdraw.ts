@@ -1,0 +1,127 @@
+import {
+  ApiPath,
+  type CashierTypeValue,
+  type DrawMethodView,
+  type TBindDrawMethodRequest,
+  type WithdrawalView,
+  type WithdrawCurrencyView,
+} from '@pipwise/domain';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http } from '../http';
+import { IntentKeys } from '../intent';
+import { accountKeys } from './account';
+import { orderMutationDefaults } from './orders';
+import { STALE_REFERENCE, STALE_SHORT } from './staleTimes';
+
+/** One page of `draw_list`, paged by number like the other record lists. */
+export interface WithdrawalPage {
+  data: WithdrawalView[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export const withdrawKeys = {
+  all: ['withdraw'] as const,
+  currencies: (type: CashierTypeValue) => [...withdrawKeys.all, 'currencies', type] as const,
+  methods: () => [...withdrawKeys.all, 'methods'] as const,
+  methodsOf: (type: CashierTypeValue) => [...withdrawKeys.methods(), type] as const,
+  records: () => [...withdrawKeys.all, 'records'] as const,
+};
+
+/** `draw_symbol_list`: the currencies one may withdraw in by coin (1) or bank (2), with their fee terms. */
+export function useWithdrawCurrenciesQuery(type: CashierTypeValue) {
+  return useQuery({
+    queryKey: withdrawKeys.currencies(type),
+    queryFn: () => http.get<WithdrawCurrencyView[]>(ApiPath.drawSymbols, { type }),
+    staleTime: STALE_REFERENCE,
+  });
+}
+
+/** `get_draw_method`: all the user's payout methods of a type (the screens pick a currency's among them). */
+export function useDrawMethodsQuery(type: CashierTypeValue) {
+  return useQuery({
+    queryKey: withdrawKeys.methodsOf(type),
+    queryFn: () => http.get<DrawMethodView[]>(ApiPath.getDrawMethod, { draw_type: type }),
+    staleTime: STALE_SHORT,
+  });
+}
+
+export function useBindDrawMethodMutation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: TBindDrawMethodRequest) =>
+      http.post<DrawMethodView>(ApiPath.bindDrawMethod, { ...request }, { form: true, loading: true }),
+    onSuccess: () => client.invalidateQueries({ queryKey: withdrawKeys.methods() }),
+  });
+}
+
+export function useDeleteDrawMethodMutation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.post<unknown>(ApiPath.delDrawMethod, { id }, { loading: true }),
+    onSuccess: () => client.invalidateQueries({ queryKey: withdrawKeys.methods() }),
+  });
+}
+
+/** The form `draw` takes: amount as plain decimal text, so it never passes through a float. */
+export interface WithdrawRequest {
+  draw_currency_id: number;
+  number: string;
+  memo: string;
+  draw_method_id: number;
+}
+
+/** Module-wide, so an intent outlives the screen: coming back to resend a lost request reuses its key. */
+const intents = new IntentKeys();
+const WITHDRAW_FORM = 'withdraw';
+
+/**
+ * The withdraw button: one withdrawal per intent of the user. A lost answer is resent with the same
+ * Idempotency-Key (orderMutationDefaults), and a second tap while one is on its way sends nothing.
+ */
+export function useWithdrawMutation() {
+  const client = useQueryClient();
+  const mutation = useMutation({
+    ...orderMutationDefaults,
+    mutationFn: ({ request, key }: { request: WithdrawRequest; key: string }) =>
+      http.post<WithdrawalView>(ApiPath.draw, { ...request }, { form: true, loading: true, silent: true, idempotencyKey: key }),
+    onSettled: (_data, error) => intents.settle(WITHDRAW_FORM, error),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: accountKeys.money() }),
+        client.invalidateQueries({ queryKey: withdrawKeys.records() }),
+      ]),
+  });
+  return {
+    sending: mutation.isPending,
+    submit(request: WithdrawRequest, onDone: (withdrawal: WithdrawalView) => void) {
+      const key = intents.begin(WITHDRAW_FORM, request);
+      if (key) mutation.mutate({ request, key }, { onSuccess: onDone });
+    },
+  };
+}
+
+/** `draw_list`: the user's withdrawals, newest first, a page at a time. */
+export function useWithdrawalsQuery() {
+  return useInfiniteQuery({
+    queryKey: withdrawKeys.records(),
+    queryFn: ({ pageParam }) => http.get<WithdrawalPage>(ApiPath.drawList, { page: pageParam }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page * last.page_size < last.total ? last.page + 1 : undefined),
+    staleTime: STALE_SHORT,
+  });
+}
+
+/** Cancels an unreviewed withdrawal of the user's; the lock is released, so the balance figures change too. */
+export function useCancelWithdrawalMutation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.post<WithdrawalView>(ApiPath.drawCancel, { id }, { loading: true }),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: withdrawKeys.records() }),
+        client.invalidateQueries({ queryKey: accountKeys.money() }),
+      ]),
+  });
+}
