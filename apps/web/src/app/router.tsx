@@ -13,6 +13,15 @@ const ProductPage = lazy(() => import('../features/product/ProductPage'));
 const LanguagePage = lazy(() => import('../features/language/LanguagePage'));
 const NewsDetailPage = lazy(() => import('../features/news/NewsDetailPage'));
 const IdentityPage = lazy(() => import('../features/identity/IdentityPage'));
+const WithdrawPage = lazy(() => import('../features/withdraw/WithdrawPage'));
+const WithdrawWayPage = lazy(() => import('../features/withdraw/WithdrawWayPage'));
+const WithdrawRecordsPage = lazy(() => import('../features/withdraw/WithdrawRecordsPage'));
+const CoinAddressListPage = lazy(() =>
+  import('../features/withdraw/MethodListPage').then((module) => ({ default: module.CoinAddressListPage })),
+);
+const BankCardListPage = lazy(() =>
+  import('../features/withdraw/MethodListPage').then((module) => ({ default: module.BankCardListPage })),
+);
 const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
 const HistoryPage = lazy(() => import('../features/history/HistoryPage'));
 
@@ -33,6 +42,11 @@ export const router = createHashRouter([
         element: <RealAccountOnly />,
         children: [
           { path: Paths.auth, element: <IdentityPage /> },
+          { path: Paths.withdraw, element: <WithdrawPage /> },
+          { path: Paths.withdrawWay, element: <WithdrawWayPage /> },
+          { path: Paths.withdrawRecords, element: <WithdrawRecordsPage /> },
+          { path: Paths.coinAddressList, element: <CoinAddressListPage /> },
+          { path: Paths.bankCardList, element: <BankCardListPage /> },
           { path: Paths.wallet, element: <WalletPage /> },
         ],
       },
