@@ -153,6 +153,11 @@ async function send<T>(api: ApiEnvironment, url: string, init: RequestInit, path
   }
 }
 
+/** A link the server answered (a signed image URL) on the API's origin; an absolute one is kept. */
+export function apiUrl(path: string) {
+  return /^[a-z][a-z\d+.-]*:/i.test(path) ? path : `${environment().baseUrl()}${path}`;
+}
+
 /** Tells the user why a call sent `silent` failed, once its caller knows it will not be sent again. */
 export function toastFailure(error: unknown) {
   if (error instanceof ApiError) environment().toast(error.message);

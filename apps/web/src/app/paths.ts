@@ -15,6 +15,7 @@ export const Paths = {
   auth: '/mine/auth',
   history: '/mine/history',
   charge: '/mine/charge',
+  chargeRecords: '/mine/charge/records',
   withdraw: '/mine/withdraw',
   withdrawWay: '/mine/withdraw-way',
   withdrawRecords: '/mine/withdraw/records',
@@ -28,6 +29,9 @@ export const newsDetailPath = (id: number) => `${Paths.newsDetail}?id=${id}`;
 
 /** `/mine/withdraw-way?type=1` (coin address) or `type=2` (bank account) (spec §2). */
 export const withdrawWayPath = (type: number) => `${Paths.withdrawWay}?type=${type}`;
+
+/** The deposit records, of one type (1 coin, 2 bank wire) or all. */
+export const chargeRecordsPath = (type?: number) => (type ? `${Paths.chargeRecords}?type=${type}` : Paths.chargeRecords);
 
 /** `/login?from=/trade`: the wanted path stays readable; its own query is encoded. */
 export function loginPath(from: string) {

@@ -13,6 +13,8 @@ const ProductPage = lazy(() => import('../features/product/ProductPage'));
 const LanguagePage = lazy(() => import('../features/language/LanguagePage'));
 const NewsDetailPage = lazy(() => import('../features/news/NewsDetailPage'));
 const IdentityPage = lazy(() => import('../features/identity/IdentityPage'));
+const ChargePage = lazy(() => import('../features/charge/ChargePage'));
+const DepositRecordsPage = lazy(() => import('../features/charge/DepositRecordsPage'));
 const WithdrawPage = lazy(() => import('../features/withdraw/WithdrawPage'));
 const WithdrawWayPage = lazy(() => import('../features/withdraw/WithdrawWayPage'));
 const WithdrawRecordsPage = lazy(() => import('../features/withdraw/WithdrawRecordsPage'));
@@ -42,6 +44,8 @@ export const router = createHashRouter([
         element: <RealAccountOnly />,
         children: [
           { path: Paths.auth, element: <IdentityPage /> },
+          { path: Paths.charge, element: <ChargePage /> },
+          { path: Paths.chargeRecords, element: <DepositRecordsPage /> },
           { path: Paths.withdraw, element: <WithdrawPage /> },
           { path: Paths.withdrawWay, element: <WithdrawWayPage /> },
           { path: Paths.withdrawRecords, element: <WithdrawRecordsPage /> },

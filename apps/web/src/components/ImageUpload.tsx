@@ -3,7 +3,7 @@ import { Image, SpinLoading } from 'antd-mobile';
 import { AddOutline, CloseOutline } from 'antd-mobile-icons';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, http } from '../api/http';
+import { ApiError, apiUrl, http } from '../api/http';
 import './ImageUpload.css';
 
 /** What the server decodes (DESIGN §10); `.heic` too, since some browsers give HEIC files no type. */
@@ -107,7 +107,7 @@ export function ImageUpload({ value, onChange, label, disabled }: ImageUploadPro
         </div>
       ) : shown ? (
         <div className="image-upload-tile">
-          <Image className="image-upload-picture" src={shown.url} alt={label} fit="cover" />
+          <Image className="image-upload-picture" src={apiUrl(shown.url)} alt={label} fit="cover" />
           <button
             type="button"
             className="image-upload-remove"

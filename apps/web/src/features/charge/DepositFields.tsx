@@ -1,0 +1,66 @@
+import { Button, Input } from 'antd-mobile';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ImageUpload } from '../../components/ImageUpload';
+import { formatMoney } from '../../i18n/format';
+import { Field } from '../auth/fields';
+
+interface DepositFieldsProps {
+  currency: string;
+  min: number;
+  max: number;
+  amount: string;
+  onAmount: (value: string) => void;
+  proof: string | undefined;
+  onProof: (id: string | undefined) => void;
+  errors: Record<string, string>;
+  sending: boolean;
+  /** Fields of one form only, shown after the amount (the coin form's sending address). */
+  extra?: ReactNode;
+}
+
+/** What both deposit forms ask: the amount sent (within the channel's limits) and the proof of payment. */
+export function DepositFields({
+  currency,
+  min,
+  max,
+  amount,
+  onAmount,
+  proof,
+  onProof,
+  errors,
+  sending,
+  extra,
+}: DepositFieldsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Field label={t('charge.amount_label', { currency })} error={errors.amount}>
+        <Input
+          aria-label={t('charge.amount_label', { currency })}
+          value={amount}
+          onChange={onAmount}
+          inputMode="decimal"
+          placeholder={t('charge.amount_placeholder')}
+          autoComplete="off"
+          clearable
+        />
+      </Field>
+      <p className="charge-limits">{t('charge.limits', { min: formatMoney(min), max: formatMoney(max), currency })}</p>
+      {extra}
+      <div className="field">
+        <span className="field-label">{t('charge.proof')}</span>
+        <p className="charge-hint">{t('charge.proof_hint')}</p>
+        <ImageUpload label={t('charge.proof')} value={proof} onChange={onProof} disabled={sending} />
+        {errors.proof && (
+          <p className="field-error" role="alert">
+            {errors.proof}
+          </p>
+        )}
+      </div>
+      <Button type="submit" color="primary" block size="large" loading={sending} disabled={sending}>
+        {t('charge.submit')}
+      </Button>
+    </>
+  );
+}
