@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fundThroughDeposit } from './cashier.js';
 import {
   api,
   balanceOf,
@@ -14,7 +15,6 @@ import {
   screenshot,
   storedToken,
 } from './support.js';
-import { depositWhileServerStopped } from './seed-through-database.js';
 
 describe('a visitor registers and trades', () => {
   let browser: Browser;
@@ -58,9 +58,8 @@ describe('a visitor registers and trades', () => {
     const token = await storedToken(page);
     expect(await balanceOf(token)).toBe(0);
 
-    // A new real account holds nothing; fund it (the deposit screens come with a later issue).
-    await depositWhileServerStopped(email, '10000');
-    await page.reload();
+    // A new real account holds nothing; it deposits by bank wire and an operator credits it.
+    await fundThroughDeposit(token, '10000');
     const startBalance = await balanceOf(token);
     expect(startBalance).toBe(10_000);
     await expect.poll(() => page.getByTestId('trade-balance').innerText()).toBe('10,000.00');

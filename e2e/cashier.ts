@@ -1,0 +1,78 @@
+import sharp from 'sharp';
+import { api, baseURL } from './support.js';
+import { E2E_OPERATOR_TOKEN } from './server-process.js';
+
+/*
+ * Money in and out of e2e accounts the way the product moves it: the user declares a deposit with a
+ * proof image through the API, and an operator decides it through the operator API (which the back
+ * office will put screens on). Nothing here writes to the database.
+ */
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** Calls the operator API as the named operator. */
+export async function asOperator<T>(route: string, body: Record<string, unknown> = {}, method = 'POST'): Promise<T> {
+  const response = await fetch(`${baseURL()}${route}`, {
+    method,
+    headers: {
+      lang: 'en',
+      'x-operator-token': E2E_OPERATOR_TOKEN,
+      'x-operator-name': 'e2e-cashier',
+      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
+  });
+  const envelope = (await response.json()) as Envelope<T>;
+  if (envelope.code !== 1) throw new Error(`${route}: ${envelope.code} ${envelope.msg}`);
+  return envelope.data;
+}
+
+/** A small PNG, different on every call (a payment proof or an ID photo as a phone would take it). */
+export async function proofImage(label = 'proof'): Promise<Buffer> {
+  const shade = Math.floor(Math.random() * 200);
+  return sharp({ create: { width: 64, height: 48, channels: 3, background: { r: shade, g: 120, b: 80 } } })
+    .png()
+    .withMetadata({ exif: { IFD0: { ImageDescription: label } } })
+    .toBuffer();
+}
+
+/** Uploads an image as the user; answers its id and signed URL. */
+export async function upload(token: string, image: Buffer): Promise<{ id: string; url: string }> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'proof.png');
+  const response = await fetch(`${baseURL()}/api/common/image_upload`, {
+    method: 'POST',
+    headers: { lang: 'en', authorization: token },
+    body: form,
+  });
+  const envelope = (await response.json()) as Envelope<{ id: string; url: string }>;
+  if (envelope.code !== 1) throw new Error(`image_upload: ${envelope.code} ${envelope.msg}`);
+  return envelope.data;
+}
+
+interface WireChannel {
+  id: number;
+  currency_code: string;
+  min_amount: number;
+  max_amount: number;
+}
+
+/**
+ * Funds a real account as a user would: a bank wire declared with its proof, then finished by an
+ * operator, who credits it (ledger row and balance in one transaction, on the server).
+ */
+export async function fundThroughDeposit(token: string, amount: string): Promise<void> {
+  const channels = await api<WireChannel[]>('/api/quickCharge/wire_info', token);
+  const channel = channels.find((candidate) => candidate.min_amount <= Number(amount) && Number(amount) <= candidate.max_amount);
+  if (!channel) throw new Error(`no wire channel takes ${amount}`);
+  const proof = await upload(token, await proofImage());
+  const deposit = await api<{ id: number }>('/api/quickCharge/wire_submit', token, {
+    method: 'POST',
+    body: { number: amount, proofImg: proof.id, wire_id: channel.id },
+  });
+  await asOperator(`/admin/api/deposits/${deposit.id}/approve`);
+}
