@@ -1,6 +1,9 @@
 import { invalid } from '@pipwise/domain';
 import sharp from 'sharp';
 
+// Every upload is decoded once: libvips' operation cache would only keep recent ID documents in memory.
+sharp.cache(false);
+
 /** Formats users may send, recognised by their first bytes only. */
 export type ImageKind = 'jpeg' | 'png' | 'webp' | 'heic';
 
