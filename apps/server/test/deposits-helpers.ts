@@ -2,6 +2,7 @@ import { ApiPath, type DepositView, type OperatorDepositView } from '@pipwise/do
 import { randomBytes } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { cashierEvents, depositChannels, deposits, idempotencyKeys, ledgerEntries, uploads, wallets } from '../src/db/schema.js';
+import type { Database } from '../src/db/client.js';
 import type { DepositsService } from '../src/modules/deposits/service.js';
 import { createTrader, type Trader } from './factories.js';
 import { startTestServer, TEST_OPERATOR_TOKEN, type DbKind, type ManualClock, type TestServer } from './harness.js';
@@ -31,8 +32,11 @@ export interface DepositServer extends TestServer {
   balanceOf(userId: number): Promise<string>;
 }
 
-export async function startDepositServer(kind: DbKind, options: { clock?: ManualClock } = {}): Promise<DepositServer> {
-  const server = await startTestServer(kind, { clock: options.clock });
+export async function startDepositServer(
+  kind: DbKind,
+  options: { clock?: ManualClock; database?: Database; env?: Record<string, string> } = {},
+): Promise<DepositServer> {
+  const server = await startTestServer(kind, options);
   const db = server.database.db;
   const module = server.ctx.modules.find((candidate) => candidate.name === 'deposits') as unknown as { service: DepositsService };
   const total = async (table: typeof deposits | typeof cashierEvents | typeof ledgerEntries | typeof idempotencyKeys) =>

@@ -9,10 +9,10 @@ import {
 } from '@pipwise/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { deposits, ledgerEntries } from '../src/db/schema.js';
+import { depositChannels, deposits, ledgerEntries } from '../src/db/schema.js';
 import { DEPOSITS_START, startDepositServer, type DepositServer } from './deposits-helpers.js';
 import { expectLedgerInvariants } from './factories.js';
-import { DB_KINDS, ManualClock, TEST_OPERATOR_TOKEN } from './harness.js';
+import { DB_KINDS, ManualClock, openTestDatabase, TEST_OPERATOR_TOKEN } from './harness.js';
 
 const DAY_MS = 86_400_000;
 
@@ -214,5 +214,35 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     const wires = await server.list(trader, '?type=2');
     expect(wires.data.data.map((record) => record.type)).toEqual([2]);
     expect((await server.list(trader, '?type=1&page=2')).data.data).toEqual([]);
+  });
+});
+
+describe.each(DB_KINDS)('deposits across a restart on %s', (kind) => {
+  it('seeds channels once, and a start sweeps records that expired while no engine ran; a gateway does not', async () => {
+    const clock = new ManualClock(DEPOSITS_START);
+    const database = await openTestDatabase(kind);
+    try {
+      const first = await startDepositServer(kind, { clock, database });
+      const trader = await first.trader();
+      const submitted = await first.submitCoin(trader, {
+        number: '30',
+        proofImg: await first.proof(trader.userId),
+        charge_id: await first.channel(CashierType.coin, 'USDT', 'TRC20'),
+      });
+      await first.close();
+
+      clock.advance(8 * DAY_MS);
+      const gateway = await startDepositServer(kind, { clock, database, env: { ROLE: 'gateway' } });
+      expect((await gateway.list(trader)).data.data[0]).toMatchObject({ status: 0 });
+      await gateway.close();
+
+      const second = await startDepositServer(kind, { clock, database });
+      expect((await second.list(trader)).data.data[0]).toMatchObject({ id: submitted.data.id, status: 3 });
+      expect(await database.db.select().from(depositChannels)).toHaveLength(5);
+      await expectLedgerInvariants(database.db);
+      await second.close();
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -32,7 +32,9 @@ export function createDepositsModule(
     seed: () => seedDepositChannels(deps.database.db),
     start: async () => {
       if (!runsSweeper) return;
+      // Records that expired while no process ran are settled before the first request is served.
       sweep();
+      await sweeping;
       timer = setInterval(sweep, DEPOSIT_EXPIRY_INTERVAL_MS);
       timer.unref();
     },
