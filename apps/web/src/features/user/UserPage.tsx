@@ -1,5 +1,6 @@
+import { RealNameStatus, type RealNameView } from '@pipwise/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { Dialog, List, Toast } from 'antd-mobile';
+import { Dialog, List, Tag, Toast, type TagProps } from 'antd-mobile';
 import {
   ArrowDownCircleOutline,
   BillOutline,
@@ -17,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { liveSocket } from '../../api/live';
 import { useBalanceQuery, useResetDemoMutation } from '../../api/queries/account';
+import { identityKeys, useRealNameQuery } from '../../api/queries/identity';
 import { useLogoutMutation } from '../../api/queries/auth';
 import { loginPath, Paths } from '../../app/paths';
 import { Screen } from '../../components/Screen';
@@ -32,6 +34,16 @@ const SHORTCUTS: readonly { path: string; labelKey: string; icon: ReactNode }[] 
   { path: Paths.history, labelKey: 'user.history', icon: <BillOutline /> },
 ];
 
+/** The real-name tile's badge: review_status 0 (never sent, or sent back with a reason), 1, 2 (spec §4). */
+function realNameBadge(view: RealNameView | undefined): { labelKey: string; color: TagProps['color'] } | null {
+  if (!view) return null;
+  if (view.review_status === RealNameStatus.verified) return { labelKey: 'user.real_name_verified', color: 'success' };
+  if (view.review_status === RealNameStatus.underReview) return { labelKey: 'user.real_name_reviewing', color: 'primary' };
+  return view.reason
+    ? { labelKey: 'user.real_name_rejected', color: 'danger' }
+    : { labelKey: 'user.real_name_unverified', color: 'default' };
+}
+
 export default function UserPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -42,6 +54,9 @@ export default function UserPage() {
   const resetDemo = useResetDemoMutation();
   const logout = useLogoutMutation();
   const demo = user?.is_demo === 1;
+  // Demo accounts have no verification to show: the server refuses them the call.
+  const realName = useRealNameQuery(Boolean(user) && !demo);
+  const badge = realNameBadge(realName.data);
 
   /**
    * A demo account hears at once that money and identity need a real account (spec §5), with the ways to
@@ -107,6 +122,7 @@ export default function UserPage() {
         useSession.getState().signOut();
         client.removeQueries({ queryKey: ['account'] });
         client.removeQueries({ queryKey: ['orders'] });
+        client.removeQueries({ queryKey: identityKeys.all });
         Toast.show({ icon: 'success', content: t('user.logged_out') });
       },
     });
@@ -156,7 +172,17 @@ export default function UserPage() {
       </nav>
 
       <List className="user-tiles">
-        <List.Item prefix={<UserContactOutline />} onClick={() => open(Paths.auth)}>
+        <List.Item
+          prefix={<UserContactOutline />}
+          extra={
+            badge && (
+              <Tag color={badge.color} fill="outline" data-testid="real-name-status">
+                {t(badge.labelKey)}
+              </Tag>
+            )
+          }
+          onClick={() => open(Paths.auth)}
+        >
           {t('user.real_name')}
         </List.Item>
         {demo && (
