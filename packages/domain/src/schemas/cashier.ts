@@ -74,28 +74,37 @@ export const ZDrawMethodQuery = z.object({
   draw_id: positiveIntId('currency_invalid').optional(),
 });
 
+/** Forms carry the type as text; the union needs it as the number it spells to pick its branch. */
+const typeAsNumber = (input: unknown) =>
+  typeof input === 'object' && input !== null && 'type' in input && typeof input.type === 'string' && /^\d{1,2}$/.test(input.type)
+    ? { ...input, type: Number(input.type) }
+    : input;
+
 /** POST /api/wallet/bind_draw_method: a coin address (type 1) or a bank account (type 2) for a withdraw currency. */
-export const ZBindDrawMethodRequest = z.discriminatedUnion(
-  'type',
-  [
-    z.object({
-      type: z.preprocess((value) => Number(value), z.literal(CashierType.coin)),
-      draw_id: positiveIntId('currency_invalid'),
-      dc_address: requiredText('address_required', 200),
-    }),
-    z.object({
-      type: z.preprocess((value) => Number(value), z.literal(CashierType.bank)),
-      draw_id: positiveIntId('currency_invalid'),
-      bank_name: requiredText('bank_name_required', 120),
-      bank_address: optionalText(200),
-      bank_swift: optionalText(11),
-      payee_name: requiredText('payee_name_required', 120),
-      payee_account: requiredText('payee_account_required', 64),
-      bank_branch: optionalText(120),
-      remark: optionalText(200),
-    }),
-  ],
-  { error: 'type_invalid' },
+export const ZBindDrawMethodRequest = z.preprocess(
+  typeAsNumber,
+  z.discriminatedUnion(
+    'type',
+    [
+      z.object({
+        type: z.literal(CashierType.coin),
+        draw_id: positiveIntId('currency_invalid'),
+        dc_address: requiredText('address_required', 200),
+      }),
+      z.object({
+        type: z.literal(CashierType.bank),
+        draw_id: positiveIntId('currency_invalid'),
+        bank_name: requiredText('bank_name_required', 120),
+        bank_address: optionalText(200),
+        bank_swift: optionalText(11),
+        payee_name: requiredText('payee_name_required', 120),
+        payee_account: requiredText('payee_account_required', 64),
+        bank_branch: optionalText(120),
+        remark: optionalText(200),
+      }),
+    ],
+    { error: 'type_invalid' },
+  ),
 );
 export type TBindDrawMethodRequest = z.infer<typeof ZBindDrawMethodRequest>;
 

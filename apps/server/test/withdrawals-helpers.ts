@@ -1,0 +1,134 @@
+import { ApiPath, type DrawMethodView, type WithdrawalView, type WithdrawCurrencyView } from '@pipwise/domain';
+import { randomBytes } from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
+import {
+  cashierEvents,
+  idempotencyKeys,
+  ledgerEntries,
+  outboxMessages,
+  payoutMethods,
+  uploads,
+  wallets,
+  withdrawals,
+} from '../src/db/schema.js';
+import { createTrader, type Trader } from './factories.js';
+import { ManualClock, startTestServer, TEST_OPERATOR_TOKEN, type DbKind, type TestServer } from './harness.js';
+import { MARKET_OPEN_AT, tradingServer, type TradingServer } from './trading-helpers.js';
+
+type Envelope<T> = Awaited<ReturnType<TestServer['call']>> & { data: T };
+
+/** Valid mainnet addresses of each seeded protocol (the ERC20 one in its EIP-55 checksum casing). */
+export const ADDRESSES = {
+  TRC20: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7',
+  ERC20: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  BTC: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+} as const;
+
+export const COOLDOWN_MS = 24 * 3_600_000;
+
+export interface WithdrawalServer extends TradingServer {
+  trader(options?: { balance?: string; isDemo?: boolean }): Promise<Trader>;
+  /** The id of a seeded withdraw currency: 'TRC20', 'ERC20', 'BTC' (coins) or 'USD', 'EUR' (banks). */
+  currency(key: 'TRC20' | 'ERC20' | 'BTC' | 'USD' | 'EUR'): Promise<WithdrawCurrencyView>;
+  bind(trader: Trader, body: Record<string, unknown>): Promise<Envelope<DrawMethodView>>;
+  /** A coin method bound and past its cool-down (the clock moves on). */
+  usableMethod(trader: Trader, protocol?: 'TRC20' | 'ERC20' | 'BTC'): Promise<{ methodId: number; currencyId: number }>;
+  draw(trader: Trader, body: Record<string, unknown>, headers?: Record<string, string>): Promise<Envelope<WithdrawalView>>;
+  operator(action: 'approve' | 'reject' | 'void', id: number, body?: Record<string, unknown>): Promise<Envelope<WithdrawalView>>;
+  cancel(trader: Trader, id: number): Promise<Envelope<WithdrawalView>>;
+  list(trader: Trader, query?: string): Promise<Envelope<{ data: WithdrawalView[]; total: number }>>;
+  /** Rows the cashier writes, and the money: to show a refusal changed nothing. */
+  snapshot(): Promise<Record<string, unknown>>;
+  /** A verified real-name record, through the identity service (submitted with two uploads, approved). */
+  verify(userId: number): Promise<void>;
+}
+
+/** A server with the manual market clock at a trading hour and KYC not required (its own test turns it on). */
+export async function startWithdrawalServer(kind: DbKind): Promise<WithdrawalServer> {
+  const clock = new ManualClock(MARKET_OPEN_AT);
+  const server = tradingServer(await startTestServer(kind, { clock }), clock);
+  await server.ctx.settings.set({ withdraw_requires_kyc: '0' });
+  const db = server.database.db;
+  const total = async (
+    table:
+      | typeof withdrawals
+      | typeof cashierEvents
+      | typeof ledgerEntries
+      | typeof idempotencyKeys
+      | typeof payoutMethods
+      | typeof outboxMessages,
+  ) => Number((await db.select({ n: count() }).from(table))[0]!.n);
+  const upload = async (userId: number) => {
+    const id = randomBytes(16).toString('base64url');
+    const data = randomBytes(32);
+    await db
+      .insert(uploads)
+      .values({ id, userId, mimeType: 'image/png', bytes: data.length, width: 1, height: 1, sha256: 'x', data });
+    return id;
+  };
+
+  const extra = {
+    trader: (options: { balance?: string; isDemo?: boolean } = {}) => createTrader(db, { now: clock.now(), ...options }),
+    async currency(key: 'TRC20' | 'ERC20' | 'BTC' | 'USD' | 'EUR') {
+      const type = key === 'USD' || key === 'EUR' ? 2 : 1;
+      const owner = await createTrader(db, { balance: '0' });
+      const list = await server.call<WithdrawCurrencyView[]>('GET', `${ApiPath.drawSymbols}?type=${type}`, {
+        token: owner.token,
+      });
+      const found = list.data.find((row) => (type === 1 ? row.protocol === key : row.code === key));
+      if (!found) throw new Error(`no seeded withdraw currency ${key}`);
+      return found;
+    },
+    bind: (trader: Trader, body: Record<string, unknown>) =>
+      server.call<DrawMethodView>('POST', ApiPath.bindDrawMethod, { token: trader.token, body }),
+    async usableMethod(trader: Trader, protocol: 'TRC20' | 'ERC20' | 'BTC' = 'TRC20') {
+      const currency = await extra.currency(protocol);
+      const bound = await extra.bind(trader, { type: 1, draw_id: currency.id, dc_address: ADDRESSES[protocol] });
+      if (bound.code !== 1) throw new Error(`bind failed: ${bound.msg}`);
+      clock.advance(COOLDOWN_MS);
+      return { methodId: bound.data.id, currencyId: currency.id };
+    },
+    draw: (trader: Trader, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      server.call<WithdrawalView>('POST', ApiPath.draw, { token: trader.token, body, headers }),
+    operator: (action: 'approve' | 'reject' | 'void', id: number, body: Record<string, unknown> = {}) =>
+      server.call<WithdrawalView>('POST', `/admin/api/withdrawals/${id}/${action}`, {
+        body,
+        headers: { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'alice' },
+      }),
+    cancel: (trader: Trader, id: number) =>
+      server.call<WithdrawalView>('POST', ApiPath.drawCancel, { token: trader.token, body: { id } }),
+    list: (trader: Trader, query = '') =>
+      server.call<{ data: WithdrawalView[]; total: number }>('GET', `${ApiPath.drawList}${query}`, { token: trader.token }),
+    async snapshot() {
+      const money = await db
+        .select({ userId: wallets.userId, balance: wallets.balance, lock: wallets.lockBalance })
+        .from(wallets);
+      const methods = await db.select({ id: payoutMethods.id, deletedAt: payoutMethods.deletedAt }).from(payoutMethods);
+      const records = await db.select({ id: withdrawals.id, status: withdrawals.status }).from(withdrawals);
+      return {
+        money: money.sort((a, b) => a.userId - b.userId),
+        methods: methods.sort((a, b) => a.id - b.id),
+        records: records.sort((a, b) => a.id - b.id),
+        events: await total(cashierEvents),
+        ledger: await total(ledgerEntries),
+        keys: await total(idempotencyKeys),
+        outbox: await total(outboxMessages),
+      };
+    },
+    async verify(userId: number) {
+      await server.ctx.identity.submit(userId, {
+        name: 'Ada Lovelace',
+        card_id: 'X1234567',
+        front_pic: await upload(userId),
+        reverse_pic: await upload(userId),
+      });
+      await server.ctx.identity.approve(userId, { actor: 'operator:alice' });
+    },
+  };
+  return Object.assign(server, extra);
+}
+
+export async function walletOf(server: TestServer, userId: number) {
+  const [row] = await server.database.db.select().from(wallets).where(eq(wallets.userId, userId));
+  return { balance: row!.balance, lock: row!.lockBalance };
+}
