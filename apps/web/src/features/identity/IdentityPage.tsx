@@ -100,7 +100,9 @@ function Summary({ view }: { view: RealNameView }) {
       <dt>{t('identity.name')}</dt>
       <dd>{view.name}</dd>
       <dt>{t('identity.card_id')}</dt>
-      <dd dir="ltr">{view.card_id}</dd>
+      <dd>
+        <bdi dir="ltr">{view.card_id}</bdi>
+      </dd>
     </dl>
   );
 }
