@@ -180,23 +180,31 @@ export default function WithdrawPage() {
   );
 }
 
-/** Spec §5: with no payout method of the chosen type at all, the user is asked to set one up first. */
+/**
+ * Spec §5: with no payout method of the chosen type at all, the user is asked to set one up first. Asked
+ * once per type until answered; leaving the screen closes the question with it.
+ */
 function useNoMethodDialog(type: CashierTypeValue, methods: DrawMethodView[] | undefined) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const asked = useRef(new Set<CashierTypeValue>());
+  const answered = useRef(new Set<CashierTypeValue>());
+  const none = methods?.length === 0;
   useEffect(() => {
-    if (!methods || methods.length > 0 || asked.current.has(type)) return;
-    asked.current.add(type);
-    void Dialog.confirm({
+    if (!none || answered.current.has(type)) return;
+    const dialog = Dialog.show({
       title: t('withdraw.no_method_title'),
       content: t(type === CashierType.coin ? 'withdraw.no_method_coin' : 'withdraw.no_method_bank'),
-      confirmText: t('withdraw.set_up'),
-      cancelText: t('common.cancel'),
-    }).then((confirmed) => {
-      if (confirmed) void navigate(withdrawWayPath(type));
+      closeOnAction: true,
+      onAction: () => void answered.current.add(type),
+      actions: [
+        [
+          { key: 'cancel', text: t('common.cancel') },
+          { key: 'set_up', text: t('withdraw.set_up'), bold: true, onClick: () => void navigate(withdrawWayPath(type)) },
+        ],
+      ],
     });
-  }, [methods, navigate, t, type]);
+    return () => dialog.close();
+  }, [none, navigate, t, type]);
 }
 
 /** The user's methods of the chosen currency; one still in its cool-down is shown, disabled, with when it opens. */

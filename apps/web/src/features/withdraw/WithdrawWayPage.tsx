@@ -7,6 +7,7 @@ import { useBindDrawMethodMutation, useWithdrawCurrenciesQuery } from '../../api
 import { Paths } from '../../app/paths';
 import { Screen } from '../../components/Screen';
 import { schemaErrors } from '../../forms/schemaErrors';
+import { formatDateTime } from '../../i18n/format';
 import { Field, TextInput } from '../auth/fields';
 import { cashierTypeOf, CurrencyPicker, Section } from './shared';
 
@@ -43,8 +44,8 @@ export default function WithdrawWayPage() {
     const parsed = ZBindDrawMethodRequest.safeParse(request);
     if (!parsed.success) return;
     bind.mutate(parsed.data, {
-      onSuccess: () => {
-        Toast.show({ icon: 'success', content: t('withdraw.bound') });
+      onSuccess: (method) => {
+        Toast.show({ icon: 'success', content: t('withdraw.bound', { time: formatDateTime(method.usable_at) }) });
         void navigate(type === CashierType.coin ? Paths.coinAddressList : Paths.bankCardList, { replace: true });
       },
     });
