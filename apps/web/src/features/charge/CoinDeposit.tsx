@@ -102,9 +102,15 @@ function CoinForm({ channel, onDone }: { channel: CoinChannelView; onDone: () =>
         min={channel.min_amount}
         max={channel.max_amount}
         amount={amount}
-        onAmount={setAmount}
+        onAmount={(value) => {
+          setAmount(value);
+          setErrors(({ amount: _, ...rest }) => rest);
+        }}
         proof={proof}
-        onProof={setProof}
+        onProof={(id) => {
+          setProof(id);
+          setErrors(({ proof: _, ...rest }) => rest);
+        }}
         errors={errors}
         sending={deposit.sending}
         extra={

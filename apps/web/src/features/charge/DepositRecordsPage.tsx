@@ -1,5 +1,6 @@
 import { CashierType, DepositStatus, type CashierTypeValue, type DepositView } from '@pipwise/domain';
 import { InfiniteScroll, Popup, PullToRefresh, Steps, Tabs } from 'antd-mobile';
+import { CloseOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -46,11 +47,10 @@ export default function DepositRecordsPage() {
         visible={open !== null}
         onMaskClick={() => setOpen(null)}
         onClose={() => setOpen(null)}
-        showCloseButton
         bodyClassName="deposit-detail-popup"
         closeOnMaskClick
       >
-        {open && <DepositDetail record={open} />}
+        {open && <DepositDetail record={open} onClose={() => setOpen(null)} />}
       </Popup>
     </Screen>
   );
@@ -125,13 +125,18 @@ function DepositRow({ record, onOpen }: { record: DepositView; onOpen: (record: 
   );
 }
 
-function DepositDetail({ record }: { record: DepositView }) {
+function DepositDetail({ record, onClose }: { record: DepositView; onClose: () => void }) {
   const { t } = useTranslation();
   const ended = record.status === DepositStatus.rejected || record.status === DepositStatus.invalid;
   const last = record.timeline.length - 1;
   return (
     <section className="deposit-detail" aria-label={t('charge.detail')}>
-      <h2 className="deposit-detail-title">{t('charge.detail')}</h2>
+      <div className="deposit-detail-head">
+        <h2 className="deposit-detail-title">{t('charge.detail')}</h2>
+        <button type="button" className="icon-button" aria-label={t('common.close')} onClick={onClose}>
+          <CloseOutline aria-hidden="true" />
+        </button>
+      </div>
       <dl className="deposit-facts">
         <dt>{t('charge.amount_declared')}</dt>
         <dd>
@@ -153,7 +158,9 @@ function DepositDetail({ record }: { record: DepositView }) {
         <dt>{t('charge.status')}</dt>
         <dd className={STATUS_TONE[record.status]}>{record.status_name}</dd>
         <dt>{t('charge.created_at')}</dt>
-        <dd className="num">{formatDateTime(record.created_at)}</dd>
+        <dd>
+          <span className="num">{formatDateTime(record.created_at)}</span>
+        </dd>
         {record.remark && (
           <>
             <dt>{t('charge.remark')}</dt>

@@ -77,9 +77,15 @@ function WireForm({ account, onDone }: { account: WireChannelView; onDone: () =>
         min={account.min_amount}
         max={account.max_amount}
         amount={amount}
-        onAmount={setAmount}
+        onAmount={(value) => {
+          setAmount(value);
+          setErrors(({ amount: _, ...rest }) => rest);
+        }}
         proof={proof}
-        onProof={setProof}
+        onProof={(id) => {
+          setProof(id);
+          setErrors(({ proof: _, ...rest }) => rest);
+        }}
         errors={errors}
         sending={deposit.sending}
       />
