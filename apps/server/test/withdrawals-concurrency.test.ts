@@ -1,10 +1,8 @@
 import { ResponseCode } from '@pipwise/domain';
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerEntries, sessions, withdrawals } from '../src/db/schema.js';
-import { hashToken } from '../src/modules/accounts/module.js';
-import { expectLedgerInvariants, type Trader } from './factories.js';
+import { ledgerEntries, withdrawals } from '../src/db/schema.js';
+import { expectLedgerInvariants } from './factories.js';
 import { DB_KINDS } from './harness.js';
 import { ADDRESSES, startWithdrawalServer, walletOf, type WithdrawalServer } from './withdrawals-helpers.js';
 
@@ -19,23 +17,10 @@ describe.each(DB_KINDS)('withdrawals under concurrency on %s', (kind) => {
     await expectLedgerInvariants(server.database.db);
   });
 
-  /** Another logged-in session of the same user: each session has its own request limit. */
-  const sessionOf = async (trader: Trader): Promise<Trader> => {
-    const token = randomBytes(24).toString('hex');
-    const now = server.manualClock.now();
-    await server.database.db.insert(sessions).values({
-      userId: trader.userId,
-      tokenHash: hashToken(token),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + 86_400_000 * 365),
-    });
-    return { userId: trader.userId, token };
-  };
-
   it('50 requests at once that together exceed the balance: only those that fit are accepted', async () => {
     const trader = await server.trader({ balance: '1000' });
-    const { methodId, currencyId } = await server.usableMethod(await sessionOf(trader));
-    const sessionList = await Promise.all(Array.from({ length: 5 }, () => sessionOf(trader)));
+    const { methodId, currencyId } = await server.usableMethod(await server.session(trader));
+    const sessionList = await Promise.all(Array.from({ length: 5 }, () => server.session(trader)));
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, index) =>
         server.draw(sessionList[index % 5]!, { draw_currency_id: currencyId, number: '30', draw_method_id: methodId }),
@@ -62,16 +47,16 @@ describe.each(DB_KINDS)('withdrawals under concurrency on %s', (kind) => {
 
   it('approve, reject, void and the user’s cancel racing on one request: exactly one transition wins', async () => {
     const trader = await server.trader({ balance: '5000' });
-    const { methodId, currencyId } = await server.usableMethod(await sessionOf(trader));
+    const { methodId, currencyId } = await server.usableMethod(await server.session(trader));
     for (let round = 0; round < 4; round += 1) {
-      const made = await server.draw(await sessionOf(trader), {
+      const made = await server.draw(await server.session(trader), {
         draw_currency_id: currencyId,
         number: '100',
         draw_method_id: methodId,
       });
       expect(made.code).toBe(ResponseCode.ok);
       const id = made.data.id;
-      const canceller = await sessionOf(trader);
+      const canceller = await server.session(trader);
       const answers = await Promise.all([
         ...Array.from({ length: 4 }, () => server.operator('approve', id)),
         ...Array.from({ length: 4 }, () => server.operator('reject', id, { reason: 'race' })),
@@ -98,7 +83,7 @@ describe.each(DB_KINDS)('withdrawals under concurrency on %s', (kind) => {
     const currency = await server.currency('BTC');
     const answers = await Promise.all(
       Array.from({ length: 8 }, async () =>
-        server.bind(await sessionOf(trader), { type: 1, draw_id: currency.id, dc_address: ADDRESSES.BTC }),
+        server.bind(await server.session(trader), { type: 1, draw_id: currency.id, dc_address: ADDRESSES.BTC }),
       ),
     );
     expect(answers.filter((answer) => answer.code === ResponseCode.ok)).toHaveLength(1);

@@ -7,10 +7,12 @@ import {
   ledgerEntries,
   outboxMessages,
   payoutMethods,
+  sessions,
   uploads,
   wallets,
   withdrawals,
 } from '../src/db/schema.js';
+import { hashToken } from '../src/modules/accounts/module.js';
 import { createTrader, type Trader } from './factories.js';
 import { ManualClock, startTestServer, TEST_OPERATOR_TOKEN, type DbKind, type TestServer } from './harness.js';
 import { MARKET_OPEN_AT, tradingServer, type TradingServer } from './trading-helpers.js';
@@ -39,6 +41,8 @@ export interface WithdrawalServer extends TradingServer {
   list(trader: Trader, query?: string): Promise<Envelope<{ data: WithdrawalView[]; total: number }>>;
   /** Rows the cashier writes, and the money: to show a refusal changed nothing. */
   snapshot(): Promise<Record<string, unknown>>;
+  /** Another logged-in session of the same user: each session has its own request limits. */
+  session(trader: Trader): Promise<Trader>;
   /** A verified real-name record, through the identity service (submitted with two uploads, approved). */
   verify(userId: number): Promise<void>;
 }
@@ -114,6 +118,19 @@ export async function startWithdrawalServer(kind: DbKind): Promise<WithdrawalSer
         keys: await total(idempotencyKeys),
         outbox: await total(outboxMessages),
       };
+    },
+    async session(trader: Trader) {
+      const token = randomBytes(24).toString('hex');
+      const now = clock.now();
+      await db
+        .insert(sessions)
+        .values({
+          userId: trader.userId,
+          tokenHash: hashToken(token),
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + 365 * 86_400_000),
+        });
+      return { userId: trader.userId, token };
     },
     async verify(userId: number) {
       await server.ctx.identity.submit(userId, {
