@@ -13,11 +13,12 @@ describe.each(DB_KINDS)('settings through the operator API on %s', (kind) => {
   afterAll(() => server.close());
 
   it('refuses without the token, with a wrong one, and without an operator name', async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       {},
       { ...operator, 'x-operator-token': `${TEST_OPERATOR_TOKEN}x` },
       { 'x-operator-token': TEST_OPERATOR_TOKEN },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const answer = await server.call('POST', '/admin/api/settings', { body: { withdraw_requires_kyc: '0' }, headers });
       expect(answer.code).not.toBe(1);
       expect(answer.msg).toMatch(/operator/i);
