@@ -66,17 +66,19 @@ export default function WalletPage() {
         </Button>
       </div>
 
-      <List className="wallet-links">
-        <List.Item prefix={<BillOutline />} onClick={() => void navigate(Paths.history)}>
-          {t('wallet.history')}
-        </List.Item>
-        <List.Item prefix={<PayCircleOutline />} onClick={() => void navigate(Paths.coinAddressList)}>
-          {t('wallet.coin_addresses')}
-        </List.Item>
-        <List.Item prefix={<BankcardOutline />} onClick={() => void navigate(Paths.bankCardList)}>
-          {t('wallet.bank_cards')}
-        </List.Item>
-      </List>
+      <nav aria-label={t('wallet.title')}>
+        <List className="wallet-links">
+          <List.Item prefix={<BillOutline />} onClick={() => void navigate(Paths.history)}>
+            {t('wallet.history')}
+          </List.Item>
+          <List.Item prefix={<PayCircleOutline />} onClick={() => void navigate(Paths.coinAddressList)}>
+            {t('wallet.coin_addresses')}
+          </List.Item>
+          <List.Item prefix={<BankcardOutline />} onClick={() => void navigate(Paths.bankCardList)}>
+            {t('wallet.bank_cards')}
+          </List.Item>
+        </List>
+      </nav>
     </Screen>
   );
 }

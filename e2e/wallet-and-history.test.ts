@@ -1,0 +1,134 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, emailedCode, hasHorizontalScroll, launchBrowser, open, phone, screenshot } from './support.js';
+
+interface Session {
+  token: string;
+  user: { id: number; is_demo: number };
+}
+
+interface LedgerPage {
+  data: { Value: number; BalanceAfter: number; Type: string }[];
+  total: number;
+}
+
+/** A real account made through the API (registration has its own journey). */
+async function register(): Promise<Session> {
+  const email = `wallet-${process.pid}-${Date.now()}@example.com`;
+  await api('/api/notify/send_email', undefined, { method: 'POST', body: { to: email, type: 1 } });
+  const code = await emailedCode(email);
+  return api<Session>('/api/user/register', undefined, {
+    method: 'POST',
+    body: { type: 1, account: email, password: 'Winning2026', re_password: 'Winning2026', sms_code: code },
+  });
+}
+
+async function signIn(page: Page, session: Session) {
+  await page.addInitScript(
+    (saved) => localStorage.setItem('pipwise.session', saved),
+    JSON.stringify({ state: { token: session.token, user: session.user, demo: null }, version: 0 }),
+  );
+}
+
+const signed = (value: number) =>
+  new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' }).format(value);
+
+describe('the wallet and the account history', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('a real account reaches its wallet and history from the user center, in English and Arabic', async () => {
+    const account = await register();
+    const { context, page } = await phone(browser, 'en');
+    await signIn(page, account);
+
+    await open(page, '/user');
+    await expect.poll(() => page.getByTestId('real-name-status').innerText()).toBe('Not verified');
+    await page.getByRole('navigation', { name: 'Funds' }).getByRole('button', { name: 'Wallet' }).click();
+    await page.waitForURL(/#\/mine\/wallet$/);
+    const figures = page.getByRole('region', { name: 'Account funds' });
+    for (const id of [
+      'wallet-balance',
+      'wallet-locked',
+      'wallet-withdrawable',
+      'wallet-equity',
+      'wallet-used-margin',
+      'wallet-free-margin',
+    ]) {
+      await expect.poll(() => figures.getByTestId(id).innerText(), { message: id }).toBe('0.00');
+    }
+    await page.getByRole('button', { name: 'Deposit' }).waitFor();
+    await page.getByRole('button', { name: 'Withdraw' }).waitFor();
+    for (const width of [360, 430]) {
+      await page.setViewportSize({ width, height: 844 });
+      expect(await hasHorizontalScroll(page), `wallet at ${width} px`).toBe(false);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'wallet-en');
+
+    await page.getByRole('navigation', { name: 'Wallet' }).getByText('Account history').click();
+    await page.waitForURL(/#\/mine\/history$/);
+    await page.getByText('No balance changes yet').waitFor();
+    await context.close();
+
+    const arabic = await phone(browser, 'ar');
+    await signIn(arabic.page, account);
+    for (const screen of ['/mine/wallet', '/mine/history']) {
+      await open(arabic.page, screen);
+      await arabic.page.locator('.wallet-figure, .state-block').first().waitFor();
+      expect(await arabic.page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+      expect(await arabic.page.locator('body').innerText()).not.toMatch(/\b(wallet|history|user)\.\w+/);
+      expect(await hasHorizontalScroll(arabic.page), screen).toBe(false);
+      await screenshot(arabic.page, `wallet-ar${screen.replace(/\//g, '-')}`);
+    }
+    await arabic.context.close();
+  });
+
+  it('a demo account sees its ledger but is told money screens need a real account', async () => {
+    const demo = await api<Session>('/api/user/createAccountDemoForU');
+    const ledger = await api<LedgerPage>('/v1/api/main/accountLog/forexChange', demo.token);
+    const grant = ledger.data.find((entry) => entry.Type === 'demo_grant');
+    expect(grant).toBeDefined();
+
+    const { context, page } = await phone(browser, 'en');
+    await page.addInitScript(
+      (saved) => localStorage.setItem('pipwise.session', saved),
+      JSON.stringify({ state: demo, version: 0 }),
+    );
+    await open(page, '/user');
+    expect(await page.getByTestId('real-name-status').count()).toBe(0);
+
+    for (const name of ['Deposit', 'Withdraw', 'Wallet']) {
+      await page.getByRole('navigation', { name: 'Funds' }).getByRole('button', { name }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('Please register or log in to a real account').waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(new URL(page.url()).hash).toBe('#/user');
+    }
+    await page.getByText('Real-name verification').click();
+    await page.getByRole('dialog').getByText('Please register or log in to a real account').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('navigation', { name: 'Funds' }).getByRole('button', { name: 'Account history' }).click();
+    await page.waitForURL(/#\/mine\/history$/);
+    const row = page
+      .getByRole('list', { name: 'Balance changes' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Demo starting balance' });
+    await expect.poll(() => row.getByTestId('ledger-amount').innerText()).toBe(signed(grant!.Value));
+    await row.getByText(`Balance after: ${signed(grant!.BalanceAfter).replace('+', '')}`).waitFor();
+    await screenshot(page, 'history-demo-en');
+
+    await open(page, '/mine/wallet');
+    await page.getByText('Please register or log in to a real account').waitFor();
+    await context.close();
+  });
+});
