@@ -10,7 +10,7 @@ import {
 } from '@pipwise/domain';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { realNameRecords } from '../src/db/schema.js';
 import { translate } from '../src/i18n/catalog.js';
 import { openCardId } from '../src/modules/identity/seal.js';
@@ -100,10 +100,15 @@ describe.each(DB_KINDS)('identity on %s', (kind) => {
 
     const queue = await server.call<IdentityReviewListView>('GET', '/admin/api/identity?status=1', { headers: operator() });
     expect(queue.data.data.map((item) => item.user_id)).toContain(user.userId);
+    const audit = vi.spyOn(server.ctx.log, 'info');
     const revealed = await server.call<IdentityCardIdView>('GET', `/admin/api/identity/${user.userId}/card_id`, {
       headers: operator(),
     });
     expect(revealed.data).toEqual({ user_id: user.userId, card_id: CARD_ID });
+    // Each reveal is logged with who asked, and the log never holds the number itself.
+    const reveals = audit.mock.calls.filter((call: unknown[]) => call[1] === 'identity card id revealed');
+    expect(reveals).toEqual([[{ userId: user.userId, operator: 'operator:alice' }, 'identity card id revealed']]);
+    audit.mockRestore();
 
     const approved = await approve(user, 'bob');
     expect(approved).toMatchObject({
