@@ -32,7 +32,8 @@ export function CopyText({ label, value, mono }: { label: string; value: string;
           {label}
         </span>
         <span className={`copy-value${mono ? ' copy-mono' : ''}`} aria-labelledby={labelId} role="textbox" aria-readonly="true">
-          {value || '--'}
+          {/* Typed text (often Latin on an Arabic page) keeps its own direction: "388 Greenwich Street". */}
+          <bdi>{value || '--'}</bdi>
         </span>
       </div>
       {value && (

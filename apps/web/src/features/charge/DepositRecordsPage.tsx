@@ -164,7 +164,9 @@ function DepositDetail({ record, onClose }: { record: DepositView; onClose: () =
         {record.remark && (
           <>
             <dt>{t('charge.remark')}</dt>
-            <dd>{record.remark}</dd>
+            <dd>
+              <bdi>{record.remark}</bdi>
+            </dd>
           </>
         )}
       </dl>
@@ -184,7 +186,7 @@ function DepositDetail({ record, onClose }: { record: DepositView; onClose: () =
             description={
               <>
                 <span className="num">{formatDateTime(event.created_at)}</span>
-                {event.note && <span className="deposit-note">{event.note}</span>}
+                {event.note && <bdi className="deposit-note">{event.note}</bdi>}
               </>
             }
           />
