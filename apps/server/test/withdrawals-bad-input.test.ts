@@ -551,6 +551,20 @@ describe.each(DB_KINDS)('withdrawals refuse bad input on %s, changing nothing', 
     expect(await server.snapshot()).toEqual(before);
   });
 
+  it('limits writes per session: the 21st in a minute is refused, another session is not', async () => {
+    const session = await server.session(trader);
+    const bad = coin({ dc_address: 'not an address' });
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      expect((await server.call('POST', ApiPath.bindDrawMethod, { token: session.token, body: bad })).code).toBe(
+        ResponseCode.invalidInput,
+      );
+    }
+    const limited = await server.call('POST', ApiPath.bindDrawMethod, { token: session.token, body: bad });
+    expect(limited).toMatchObject({ status: 429, code: ResponseCode.tooManyRequests });
+    const fresh = await server.call('POST', ApiPath.bindDrawMethod, { token: (await server.session(trader)).token, body: bad });
+    expect(fresh.code).toBe(ResponseCode.invalidInput);
+  });
+
   it('answers in the caller’s language', async () => {
     const token = (await server.session(trader)).token;
     const japanese = await server.call('POST', ApiPath.draw, { token, body: draw({ number: '5' }), lang: 'jp' });

@@ -1,4 +1,12 @@
-import { ApiPath, dec, ResponseCode, withdrawalQuote, type DrawMethodView, type WithdrawCurrencyView } from '@pipwise/domain';
+import {
+  ApiPath,
+  dec,
+  ResponseCode,
+  withdrawalQuote,
+  type DrawMethodView,
+  type WithdrawalView,
+  type WithdrawCurrencyView,
+} from '@pipwise/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, outboxMessages, users, withdrawals } from '../src/db/schema.js';
@@ -308,6 +316,44 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
       token: trader.token,
     });
     expect(banks.data.map((method) => method.id)).toEqual([iban.data.id]);
+  });
+
+  it('takes the bind and the request as forms, the way the app posts them', async () => {
+    const trader = await server.trader({ balance: '1000' });
+    const btc = await server.currency('BTC');
+    const usd = await server.currency('USD');
+    const coin = await server.call<DrawMethodView>('POST', ApiPath.bindDrawMethod, {
+      token: trader.token,
+      form: { type: '1', draw_id: String(btc.id), dc_address: ADDRESSES.BTC.toUpperCase() },
+    });
+    expect(coin.data).toMatchObject({ type: 1, dc_address: ADDRESSES.BTC });
+    const bank = await server.call<DrawMethodView>('POST', ApiPath.bindDrawMethod, {
+      token: trader.token,
+      form: {
+        type: '2',
+        draw_id: String(usd.id),
+        bank_name: 'Chase',
+        payee_name: 'Ada Lovelace',
+        payee_account: '000123456789',
+        bank_swift: 'CHASUS33',
+      },
+    });
+    expect(bank.data).toMatchObject({ type: 2, payee_account: '000123456789', bank_swift: 'CHASUS33' });
+    server.manualClock.advance(COOLDOWN_MS);
+    const made = await server.call<WithdrawalView>('POST', ApiPath.draw, {
+      token: trader.token,
+      form: { draw_currency_id: String(usd.id), number: '150.50', memo: 'school fees', draw_method_id: String(bank.data.id) },
+    });
+    expect(made.code).toBe(1);
+    expect(made.data).toMatchObject({
+      number: 150.5,
+      fee: 1.51,
+      real_number: 148.99,
+      payee_account: '000123456789',
+      bank_name: 'Chase',
+      type: 2,
+    });
+    expect(await walletOf(server, trader.userId)).toEqual({ balance: '1000.00', lock: '150.50' });
   });
 
   it('replays an Idempotency-Key: one record and one lock per key; another request with the key is refused', async () => {
