@@ -149,6 +149,7 @@ export default function WithdrawPage() {
               fill="none"
               color="primary"
               className="wd-all"
+              disabled={!figures.data}
               onClick={() => setAmount(dec(withdrawable).toFixed(2))}
             >
               {t('withdraw.all')}
