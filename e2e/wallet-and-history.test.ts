@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, emailedCode, hasHorizontalScroll, launchBrowser, open, phone, screenshot } from './support.js';
+import { fundThroughDeposit } from './cashier.js';
+import { api, cents, emailedCode, hasHorizontalScroll, launchBrowser, open, openMarket, phone, screenshot } from './support.js';
 
 interface Session {
   token: string;
@@ -8,7 +9,7 @@ interface Session {
 }
 
 interface LedgerPage {
-  data: { Value: number; BalanceAfter: number; Type: string }[];
+  data: { Id: number; Value: number; BalanceAfter: number; Type: string }[];
   total: number;
 }
 
@@ -29,6 +30,21 @@ async function signIn(page: Page, session: Session) {
     JSON.stringify({ state: { token: session.token, user: session.user, demo: null }, version: 0 }),
   );
 }
+
+interface Figures {
+  balance: number;
+  lock_balance: number;
+  current_margin: number;
+}
+
+/** The leverage options a pair offers (trade_list's HasForexMultiple). */
+interface PairLeverage {
+  Id: number;
+  HasForexMultiple: { Value: number }[];
+}
+
+/** A shown figure ("1,234.56") in cents. */
+const shownCents = (text: string) => cents(Number(text.replace(/,/g, '')));
 
 const signed = (value: number) =>
   new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' }).format(value);
@@ -89,6 +105,62 @@ describe('the wallet and the account history', () => {
       await screenshot(arabic.page, `wallet-ar${screen.replace(/\//g, '-')}`);
     }
     await arabic.context.close();
+  });
+
+  it('a funded account trading sees its margin and reservation in the wallet, and what may leave is the smaller of unreserved cash and free margin', async () => {
+    const account = await register();
+    await fundThroughDeposit(account.token, '10000');
+    const pair = await openMarket();
+    const leverage = (await api<PairLeverage[]>('/v1/api/forex/trade_list')).find((candidate) => candidate.Id === pair.Id)!
+      .HasForexMultiple[0]!.Value;
+    const order = (body: Record<string, unknown>) =>
+      api('/v1/api/forex/submit', account.token, {
+        method: 'POST',
+        body: { type: 1, cont: String(pair.ForexMinCont), forex_id: pair.Id, multiple: leverage, ...body },
+      });
+    await order({ status: 1 });
+    // A buy limit at half the price waits: its reservation is locked money.
+    await order({ status: 0, target_price: (pair.ForexQuotations.Ask / 2).toFixed(pair.PricePrecision) });
+    const server = await api<Figures>('/v1/api/main/account/forexDetail', account.token);
+    expect(server.current_margin).toBeGreaterThan(0);
+    expect(server.lock_balance).toBeGreaterThan(0);
+
+    const { context, page } = await phone(browser, 'en');
+    await signIn(page, account);
+    await open(page, '/mine/wallet');
+    const figures = page.getByRole('region', { name: 'Account funds' });
+    const shown = (id: string) => figures.getByTestId(id).innerText();
+    await expect.poll(() => shown('wallet-balance').then(shownCents)).toBe(cents(server.balance));
+    await expect.poll(() => shown('wallet-locked').then(shownCents)).toBe(cents(server.lock_balance));
+    await expect.poll(() => shown('wallet-used-margin').then(shownCents)).toBe(cents(server.current_margin));
+    // One reading of the screen: the figures move with the prices, the rule holds in each state.
+    const reading = await figures.evaluate((element): Record<string, string> =>
+      Object.fromEntries(
+        Array.from(element.querySelectorAll<HTMLElement>('[data-testid]')).map(
+          (figure) => [figure.dataset.testid ?? '', figure.innerText] as const,
+        ),
+      ),
+    );
+    const at = (id: string) => shownCents(reading[id] ?? '');
+    const mayLeave = Math.max(0, Math.min(at('wallet-balance') - at('wallet-locked'), at('wallet-free-margin')));
+    // Free margin is shown rounded, what may leave is rounded down: they differ by a cent at most.
+    expect(Math.abs(at('wallet-withdrawable') - mayLeave)).toBeLessThanOrEqual(1);
+    expect(at('wallet-withdrawable')).toBeLessThan(cents(server.balance - server.lock_balance));
+    await screenshot(page, 'wallet-trading-en');
+
+    await page.getByRole('navigation', { name: 'Wallet' }).getByText('Account history').click();
+    await page.waitForURL(/#\/mine\/history$/);
+    const list = page.getByRole('list', { name: 'Balance changes' });
+    const ledger = await api<LedgerPage>('/v1/api/main/accountLog/forexChange', account.token);
+    expect(ledger.data.map((entry) => entry.Type)).toContain('deposit');
+    for (const entry of ledger.data) {
+      const row = list.locator(`[data-ledger-id="${entry.Id}"]`);
+      await expect.poll(() => row.getByTestId('ledger-amount').innerText()).toBe(signed(entry.Value));
+      await row.getByText(`Balance after: ${signed(entry.BalanceAfter).replace('+', '')}`).waitFor();
+    }
+    await list.locator('[data-ledger-type="deposit"]').getByText('Deposit', { exact: true }).waitFor();
+    await screenshot(page, 'history-trading-en');
+    await context.close();
   });
 
   it('a demo account sees its ledger but is told money screens need a real account', async () => {
