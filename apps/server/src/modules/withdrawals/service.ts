@@ -22,8 +22,8 @@ import type { Db, Executor } from '../../db/client.js';
 import type { IdempotencyStore, IdempotentRequest } from '../../db/idempotency.js';
 import { cashierEvents, payoutMethods, users, withdrawals, withdrawCurrencies } from '../../db/schema.js';
 import type { Operator } from '../../http/operator.js';
-import type { SettingsService } from '../settings/service.js';
 import { translate } from '../../i18n/catalog.js';
+import type { SettingsService } from '../settings/service.js';
 import { formatDateTime } from '../trading/present.js';
 import type { WalletService } from '../wallet/service.js';
 import { bankAccount, coinAddress } from './destinations.js';
@@ -103,8 +103,8 @@ export class WithdrawalsService {
       .orderBy(asc(withdrawCurrencies.sort), asc(withdrawCurrencies.id));
   }
 
-  private async currency(id: number, type: CashierTypeValue, executor: Executor = this.db): Promise<CurrencyRow> {
-    const [row] = await executor
+  private async currency(id: number, type: CashierTypeValue): Promise<CurrencyRow> {
+    const [row] = await this.db
       .select()
       .from(withdrawCurrencies)
       .where(and(eq(withdrawCurrencies.id, id), eq(withdrawCurrencies.type, type), eq(withdrawCurrencies.enabled, true)))
@@ -114,8 +114,8 @@ export class WithdrawalsService {
   }
 
   /** The user's methods of a type (optionally of one currency) that are not deleted, newest first. */
-  async methods(userId: number, type: CashierTypeValue, currencyId?: number): Promise<MethodRecord[]> {
-    const rows = await this.db
+  methods(userId: number, type: CashierTypeValue, currencyId?: number): Promise<MethodRecord[]> {
+    return this.db
       .select({ method: payoutMethods, currency: withdrawCurrencies })
       .from(payoutMethods)
       .innerJoin(withdrawCurrencies, eq(withdrawCurrencies.id, payoutMethods.currencyId))
@@ -128,7 +128,6 @@ export class WithdrawalsService {
         ),
       )
       .orderBy(desc(payoutMethods.id));
-    return rows;
   }
 
   /**
