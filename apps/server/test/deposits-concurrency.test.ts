@@ -83,7 +83,7 @@ describe.each(DB_KINDS)('deposit concurrency on %s', (kind) => {
     const submitted = await server.submitCoin(trader, {
       number: '90',
       proofImg: await server.proof(trader.userId),
-      charge_id: await server.channel(CashierType.coin, 'BTC'),
+      charge_id: await server.channel(CashierType.coin, 'USDC'),
     });
     const later = new Date(Date.now() + 30 * 86_400_000);
     const [approved, expired] = await Promise.all([

@@ -40,7 +40,7 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     expect(info.data.map((channel) => `${channel.currency_code}/${channel.protocol_code}`)).toEqual([
       'USDT/TRC20',
       'USDT/ERC20',
-      'BTC/BTC',
+      'USDC/ERC20',
     ]);
     expect(info.data[0]).toMatchObject({
       address: expect.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/),
@@ -51,14 +51,16 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     const symbols = await server.call<DepositSymbolView[]>('GET', ApiPath.chargeSymbols, { token: trader.token });
     expect(symbols.data).toEqual([
       { currency_code: 'USDT', protocols: ['TRC20', 'ERC20'] },
-      { currency_code: 'BTC', protocols: ['BTC'] },
+      { currency_code: 'USDC', protocols: ['ERC20'] },
     ]);
 
     const wires = await server.call<WireChannelView[]>('GET', ApiPath.wireInfo, { token: trader.token });
-    expect(wires.data.map((wire) => wire.currency_code)).toEqual(['USD', 'EUR']);
+    expect(wires.data.map((wire) => `${wire.currency_code} ${wire.bank_swift}`)).toEqual(['USD CITIUS33', 'USD DEUTDEFF']);
+    const dollars = await server.call<WireChannelView[]>('GET', `${ApiPath.wireInfo}?bank_coin=usd`, { token: trader.token });
+    expect(dollars.data).toHaveLength(2);
     const euro = await server.call<WireChannelView[]>('GET', `${ApiPath.wireInfo}?bank_coin=eur`, { token: trader.token });
-    expect(euro.data).toHaveLength(1);
-    expect(euro.data[0]).toMatchObject({ payee_account: expect.stringMatching(/^DE\d{20}$/), bank_swift: 'DEUTDEFF' });
+    expect(euro.data).toHaveLength(0);
+    expect(dollars.data[1]).toMatchObject({ payee_account: expect.stringMatching(/^DE\d{20}$/), bank_swift: 'DEUTDEFF' });
   });
 
   it('a coin deposit: submitted unchecked with its timeline, approved, credited exactly once', async () => {
@@ -107,9 +109,9 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     const submitted = await server.submitWire(trader, {
       number: 1000,
       proofImg: await server.proof(trader.userId),
-      wire_id: await server.channel(CashierType.bank, 'EUR'),
+      wire_id: await server.channel(CashierType.bank, 'USD'),
     });
-    expect(submitted.data).toMatchObject({ type: 2, currency_code: 'EUR', protocol_code: null });
+    expect(submitted.data).toMatchObject({ type: 2, currency_code: 'USD', protocol_code: null });
     const approved = await server.operator('approve', submitted.data.id, { credited_amount: '987.65' }, 'bob');
     expect(approved.data).toMatchObject({ number: 1000, credited_number: 987.65, decided_by: 'operator:bob' });
     expect(await server.balanceOf(trader.userId)).toBe('987.65');
@@ -125,7 +127,7 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     const submitted = await server.submitCoin(trader, {
       number: '75',
       proofImg: await server.proof(trader.userId),
-      charge_id: await server.channel(CashierType.coin, 'BTC'),
+      charge_id: await server.channel(CashierType.coin, 'USDC'),
     });
     const rejected = await server.operator('reject', submitted.data.id, { reason: 'No payment with this reference arrived' });
     expect(rejected).toMatchObject({

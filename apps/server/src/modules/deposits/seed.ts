@@ -7,7 +7,8 @@ type ChannelSeed = typeof depositChannels.$inferInsert;
 
 /**
  * Example channels for a fresh installation, so the deposit screens work before the back office has
- * set real ones. Amounts are USD (the wallet's currency) whatever the coin or bank currency.
+ * set real ones. Amounts are USD (the wallet's currency), so the examples take only USD and the coins
+ * pegged to it; a channel in another currency would need a rate the deposit does not carry.
  */
 export const EXAMPLE_CHANNELS: ChannelSeed[] = [
   {
@@ -30,10 +31,10 @@ export const EXAMPLE_CHANNELS: ChannelSeed[] = [
   },
   {
     type: CashierType.coin,
-    currencyCode: 'BTC',
-    protocolCode: 'BTC',
-    address: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
-    minAmount: '50',
+    currencyCode: 'USDC',
+    protocolCode: 'ERC20',
+    address: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
+    minAmount: '20',
     maxAmount: '250000',
     sort: 3,
   },
@@ -52,7 +53,7 @@ export const EXAMPLE_CHANNELS: ChannelSeed[] = [
   },
   {
     type: CashierType.bank,
-    currencyCode: 'EUR',
+    currencyCode: 'USD',
     bankName: 'Deutsche Bank AG',
     bankAddress: 'Taunusanlage 12, 60325 Frankfurt am Main, Germany',
     bankSwift: 'DEUTDEFF',
