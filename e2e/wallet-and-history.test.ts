@@ -102,6 +102,16 @@ describe('the wallet and the account history', () => {
       expect(await arabic.page.evaluate(() => document.documentElement.dir)).toBe('rtl');
       expect(await arabic.page.locator('body').innerText()).not.toMatch(/\b(wallet|history|user)\.\w+/);
       expect(await hasHorizontalScroll(arabic.page), screen).toBe(false);
+      // Each figure reads from the start (right) side of its label, as the labels do.
+      const offStart = await arabic.page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('.wallet-figures > div')).flatMap((cell) => {
+          const label = cell.querySelector('dt')?.getBoundingClientRect();
+          const digits = document.createRange();
+          digits.selectNodeContents(cell.querySelector('.wallet-figure') ?? cell);
+          return label && Math.abs(digits.getBoundingClientRect().right - label.right) <= 2 ? [] : [cell.innerText];
+        }),
+      );
+      expect(offStart, screen).toEqual([]);
       await screenshot(arabic.page, `wallet-ar${screen.replace(/\//g, '-')}`);
     }
     await arabic.context.close();
