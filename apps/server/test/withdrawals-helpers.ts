@@ -122,14 +122,12 @@ export async function startWithdrawalServer(kind: DbKind): Promise<WithdrawalSer
     async session(trader: Trader) {
       const token = randomBytes(24).toString('hex');
       const now = clock.now();
-      await db
-        .insert(sessions)
-        .values({
-          userId: trader.userId,
-          tokenHash: hashToken(token),
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + 365 * 86_400_000),
-        });
+      await db.insert(sessions).values({
+        userId: trader.userId,
+        tokenHash: hashToken(token),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 365 * 86_400_000),
+      });
       return { userId: trader.userId, token };
     },
     async verify(userId: number) {

@@ -253,6 +253,13 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
     expect(exact.code).toBe(1);
     const after = await server.call<{ withdrawable: number }>('GET', ApiPath.forexDetail, { token: trader.token });
     expect(after.data.withdrawable).toBe(0);
+
+    // Once approved, the risk engine measures the position against the smaller balance at once.
+    await server.engine.settled();
+    const riskBefore = server.engine.tradePush(trader.userId)!.HazardRate;
+    expect((await server.operator('approve', exact.data.id)).code).toBe(1);
+    await server.engine.settled();
+    expect(server.engine.tradePush(trader.userId)!.HazardRate).toBeGreaterThan(riskBefore);
   });
 
   it('deleting a method leaves requests made with it as they were; it can no longer be chosen', async () => {

@@ -18,7 +18,13 @@ export function createWithdrawalsModule(
   },
 ) {
   const { db } = deps.database;
-  const service = new WithdrawalsService({ db, clock: deps.clock, idempotency: new IdempotencyStore(db), ...services });
+  const service = new WithdrawalsService({
+    db,
+    bus: deps.bus,
+    clock: deps.clock,
+    idempotency: new IdempotencyStore(db),
+    ...services,
+  });
   const module: Module & { service: WithdrawalsService } = {
     name: 'withdrawals',
     service,

@@ -23,6 +23,7 @@ import type { IdempotencyStore, IdempotentRequest } from '../../db/idempotency.j
 import { cashierEvents, payoutMethods, users, withdrawals, withdrawCurrencies } from '../../db/schema.js';
 import type { Operator } from '../../http/operator.js';
 import { translate } from '../../i18n/catalog.js';
+import type { EventBus } from '../../realtime/bus.js';
 import type { SettingsService } from '../settings/service.js';
 import { formatDateTime } from '../trading/present.js';
 import type { WalletService } from '../wallet/service.js';
@@ -60,6 +61,7 @@ export interface OwnerNotifier {
 
 export interface WithdrawalsDeps {
   db: Db;
+  bus: EventBus;
   clock: Clock;
   wallet: WalletService;
   settings: SettingsService;
@@ -299,6 +301,8 @@ export class WithdrawalsService {
       }
       return row;
     });
+    // The risk engine keeps balances in memory: after a debit it reads this account again.
+    if (status === WithdrawalStatus.completed) this.deps.bus.publish('trading.changed', { userId: changed.userId });
     return { record: await this.record(changed.userId, id), msgKey };
   }
 
