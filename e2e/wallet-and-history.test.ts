@@ -46,6 +46,16 @@ interface PairLeverage {
 /** A shown figure ("1,234.56") in cents. */
 const shownCents = (text: string) => cents(Number(text.replace(/,/g, '')));
 
+/** Controls on the visible screen smaller than a finger (44×44 px). */
+const smallTargets = (page: Page) =>
+  page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('a, button, [role="button"]'))
+      .map((element) => ({ element, rect: element.getBoundingClientRect() }))
+      .filter(({ element, rect }) => rect.width > 0 && rect.height > 0 && !element.closest('[aria-hidden="true"]'))
+      .filter(({ rect }) => rect.width < 44 || rect.height < 44)
+      .map(({ element, rect }) => `${element.innerText || element.getAttribute('aria-label')} ${rect.width}×${rect.height}`),
+  );
+
 const signed = (value: number) =>
   new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' }).format(value);
 
@@ -67,6 +77,7 @@ describe('the wallet and the account history', () => {
 
     await open(page, '/user');
     await expect.poll(() => page.getByTestId('real-name-status').innerText()).toBe('Not verified');
+    expect(await smallTargets(page), '/user').toEqual([]);
     await page.getByRole('navigation', { name: 'Funds' }).getByRole('button', { name: 'Wallet' }).click();
     await page.waitForURL(/#\/mine\/wallet$/);
     const figures = page.getByRole('region', { name: 'Account funds' });
@@ -88,6 +99,7 @@ describe('the wallet and the account history', () => {
     }
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'wallet-en');
+    expect(await smallTargets(page), '/mine/wallet').toEqual([]);
 
     await page.getByRole('navigation', { name: 'Wallet' }).getByText('Account history').click();
     await page.waitForURL(/#\/mine\/history$/);
