@@ -80,10 +80,10 @@ describe.each(DB_KINDS)('withdrawals under concurrency on %s', (kind) => {
 
   it('the same address bound from several sessions at once is kept once', async () => {
     const trader = await server.trader({ balance: '0' });
-    const currency = await server.currency('BTC');
+    const currency = await server.currency('USDC');
     const answers = await Promise.all(
       Array.from({ length: 8 }, async () =>
-        server.bind(await server.session(trader), { type: 1, draw_id: currency.id, dc_address: ADDRESSES.BTC }),
+        server.bind(await server.session(trader), { type: 1, draw_id: currency.id, dc_address: ADDRESSES.USDC }),
       ),
     );
     expect(answers.filter((answer) => answer.code === ResponseCode.ok)).toHaveLength(1);

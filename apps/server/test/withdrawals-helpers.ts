@@ -23,18 +23,18 @@ type Envelope<T> = Awaited<ReturnType<TestServer['call']>> & { data: T };
 export const ADDRESSES = {
   TRC20: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7',
   ERC20: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-  BTC: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  USDC: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
 } as const;
 
 export const COOLDOWN_MS = 24 * 3_600_000;
 
 export interface WithdrawalServer extends TradingServer {
   trader(options?: { balance?: string; isDemo?: boolean }): Promise<Trader>;
-  /** The id of a seeded withdraw currency: 'TRC20', 'ERC20', 'BTC' (coins) or 'USD', 'EUR' (banks). */
-  currency(key: 'TRC20' | 'ERC20' | 'BTC' | 'USD' | 'EUR'): Promise<WithdrawCurrencyView>;
+  /** The id of a seeded withdraw currency: 'TRC20', 'ERC20' (USDT), 'USDC' (coins) or 'USD', 'EUR' (banks). */
+  currency(key: 'TRC20' | 'ERC20' | 'USDC' | 'USD' | 'EUR'): Promise<WithdrawCurrencyView>;
   bind(trader: Trader, body: Record<string, unknown>): Promise<Envelope<DrawMethodView>>;
   /** A coin method bound and past its cool-down (the clock moves on). */
-  usableMethod(trader: Trader, protocol?: 'TRC20' | 'ERC20' | 'BTC'): Promise<{ methodId: number; currencyId: number }>;
+  usableMethod(trader: Trader, protocol?: 'TRC20' | 'ERC20' | 'USDC'): Promise<{ methodId: number; currencyId: number }>;
   draw(trader: Trader, body: Record<string, unknown>, headers?: Record<string, string>): Promise<Envelope<WithdrawalView>>;
   operator(action: 'approve' | 'reject' | 'void', id: number, body?: Record<string, unknown>): Promise<Envelope<WithdrawalView>>;
   cancel(trader: Trader, id: number): Promise<Envelope<WithdrawalView>>;
@@ -73,19 +73,21 @@ export async function startWithdrawalServer(kind: DbKind): Promise<WithdrawalSer
 
   const extra = {
     trader: (options: { balance?: string; isDemo?: boolean } = {}) => createTrader(db, { now: clock.now(), ...options }),
-    async currency(key: 'TRC20' | 'ERC20' | 'BTC' | 'USD' | 'EUR') {
+    async currency(key: 'TRC20' | 'ERC20' | 'USDC' | 'USD' | 'EUR') {
       const type = key === 'USD' || key === 'EUR' ? 2 : 1;
       const owner = await createTrader(db, { balance: '0' });
       const list = await server.call<WithdrawCurrencyView[]>('GET', `${ApiPath.drawSymbols}?type=${type}`, {
         token: owner.token,
       });
-      const found = list.data.find((row) => (type === 1 ? row.protocol === key : row.code === key));
+      const found = list.data.find((row) =>
+        type === 2 ? row.code === key : key === 'USDC' ? row.code === 'USDC' : row.code === 'USDT' && row.protocol === key,
+      );
       if (!found) throw new Error(`no seeded withdraw currency ${key}`);
       return found;
     },
     bind: (trader: Trader, body: Record<string, unknown>) =>
       server.call<DrawMethodView>('POST', ApiPath.bindDrawMethod, { token: trader.token, body }),
-    async usableMethod(trader: Trader, protocol: 'TRC20' | 'ERC20' | 'BTC' = 'TRC20') {
+    async usableMethod(trader: Trader, protocol: 'TRC20' | 'ERC20' | 'USDC' = 'TRC20') {
       const currency = await extra.currency(protocol);
       const bound = await extra.bind(trader, { type: 1, draw_id: currency.id, dc_address: ADDRESSES[protocol] });
       if (bound.code !== 1) throw new Error(`bind failed: ${bound.msg}`);

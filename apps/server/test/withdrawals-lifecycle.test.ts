@@ -155,9 +155,9 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
 
   it('charges the fee and promises the received amount of withdrawalQuote, for fixed and rate currencies', async () => {
     const trader = await server.trader({ balance: '100000' });
-    const cases: { key: 'ERC20' | 'BTC' | 'EUR'; number: string; bind: Record<string, unknown> }[] = [
+    const cases: { key: 'ERC20' | 'USDC' | 'EUR'; number: string; bind: Record<string, unknown> }[] = [
       { key: 'ERC20', number: '123.45', bind: { type: 1, dc_address: ADDRESSES.ERC20 } },
-      { key: 'BTC', number: '1234.57', bind: { type: 1, dc_address: ADDRESSES.BTC } },
+      { key: 'USDC', number: '1234.57', bind: { type: 1, dc_address: ADDRESSES.USDC } },
       {
         key: 'EUR',
         number: '333.33',
@@ -200,7 +200,7 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
         received: quote.received.toFixed(2),
       });
     }
-    // ERC20 is a fixed 5; BTC 0.5 % of 1234.57 = 6.17285 → 6.17, (1228.40 × 0.000011) → 0.01; EUR 1 % → 3.33, 330 × 0.92 = 303.60.
+    // ERC20 is a fixed 5; USDC 0.5 % of 1234.57 = 6.17285 → 6.17, received 1228.40; EUR 1 % → 3.33, 330 × 0.92 = 303.60.
     expect(cases.map((entry, index) => withdrawalQuote(entry.number, currencies[index]!).fee.toFixed(2))).toEqual([
       '5.00',
       '6.17',
@@ -327,13 +327,13 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
 
   it('takes the bind and the request as forms, the way the app posts them', async () => {
     const trader = await server.trader({ balance: '1000' });
-    const btc = await server.currency('BTC');
+    const usdt = await server.currency('TRC20');
     const usd = await server.currency('USD');
     const coin = await server.call<DrawMethodView>('POST', ApiPath.bindDrawMethod, {
       token: trader.token,
-      form: { type: '1', draw_id: String(btc.id), dc_address: ADDRESSES.BTC.toUpperCase() },
+      form: { type: '1', draw_id: String(usdt.id), dc_address: ADDRESSES.TRC20 },
     });
-    expect(coin.data).toMatchObject({ type: 1, dc_address: ADDRESSES.BTC });
+    expect(coin.data).toMatchObject({ type: 1, dc_address: ADDRESSES.TRC20 });
     const bank = await server.call<DrawMethodView>('POST', ApiPath.bindDrawMethod, {
       token: trader.token,
       form: {
