@@ -1,16 +1,20 @@
 import {
   ApiPath,
   CashierType,
+  DepositStatus,
+  SocketTopic,
   type CoinChannelView,
   type DepositSymbolView,
   type DepositView,
   type OperatorDepositView,
+  type WalletNoticeView,
   type WireChannelView,
 } from '@pipwise/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { depositChannels, deposits, ledgerEntries } from '../src/db/schema.js';
 import { DEPOSITS_START, startDepositServer, type DepositServer } from './deposits-helpers.js';
+import { TradingSocket } from './trading-helpers.js';
 import { expectLedgerInvariants } from './factories.js';
 import { DB_KINDS, ManualClock, openTestDatabase, TEST_OPERATOR_TOKEN } from './harness.js';
 
@@ -196,6 +200,35 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     const late = await server.operator('approve', old.data.id);
     expect(late.code).toBe(1009);
     expect(await creditsOf(old.data.id)).toEqual([]);
+  });
+
+  it("tells the user's open apps on the socket (WALLET) when a deposit is credited or rejected", async () => {
+    const trader = await server.trader();
+    const socket = await TradingSocket.open(server, trader.token, [SocketTopic.wallet]);
+    const stranger = await TradingSocket.open(server, (await server.trader()).token, [SocketTopic.wallet]);
+    try {
+      const declare = async () =>
+        (
+          await server.submitWire(trader, {
+            number: '150',
+            proofImg: await server.proof(trader.userId),
+            wire_id: await server.channel(CashierType.bank, 'USD'),
+          })
+        ).data.id;
+      const credited = await declare();
+      await server.operator('approve', credited);
+      const refused = await declare();
+      await server.operator('reject', refused, { reason: 'No such payment' });
+      await socket.next((message) => message.type === SocketTopic.wallet && (message.data as WalletNoticeView).id === refused);
+      expect(socket.of<WalletNoticeView>(SocketTopic.wallet)).toEqual([
+        { cause: 'deposit', id: credited, status: DepositStatus.finished },
+        { cause: 'deposit', id: refused, status: DepositStatus.rejected },
+      ]);
+      expect(stranger.of(SocketTopic.wallet)).toEqual([]);
+    } finally {
+      socket.close();
+      stranger.close();
+    }
   });
 
   it('accepts form bodies, and lists by type with paging', async () => {

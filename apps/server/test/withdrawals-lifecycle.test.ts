@@ -2,7 +2,10 @@ import {
   ApiPath,
   dec,
   ResponseCode,
+  SocketTopic,
   withdrawalQuote,
+  WithdrawalStatus,
+  type WalletNoticeView,
   type DrawMethodView,
   type WithdrawalView,
   type WithdrawCurrencyView,
@@ -12,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, outboxMessages, users, withdrawals } from '../src/db/schema.js';
 import { expectLedgerInvariants } from './factories.js';
 import { DB_KINDS } from './harness.js';
+import { TradingSocket } from './trading-helpers.js';
 import { ADDRESSES, COOLDOWN_MS, startWithdrawalServer, walletOf, type WithdrawalServer } from './withdrawals-helpers.js';
 
 describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
@@ -153,6 +157,31 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
     );
   });
 
+  it("tells the user's open apps on the socket (WALLET) when a request is made, cancelled or approved", async () => {
+    const trader = await server.trader({ balance: '1000' });
+    const socket = await TradingSocket.open(server, trader.token, [SocketTopic.wallet]);
+    try {
+      const { methodId, currencyId } = await server.usableMethod(trader);
+      const request = () => server.draw(trader, { draw_currency_id: currencyId, number: '100', draw_method_id: methodId });
+      const cancelled = (await request()).data.id;
+      await server.cancel(trader, cancelled);
+      const approved = (await request()).data.id;
+      await server.operator('approve', approved);
+      await socket.next(
+        (message) =>
+          message.type === SocketTopic.wallet && (message.data as WalletNoticeView).status === WithdrawalStatus.completed,
+      );
+      expect(socket.of<WalletNoticeView>(SocketTopic.wallet)).toEqual([
+        { cause: 'withdrawal', id: cancelled, status: WithdrawalStatus.unreviewed },
+        { cause: 'withdrawal', id: cancelled, status: WithdrawalStatus.invalid },
+        { cause: 'withdrawal', id: approved, status: WithdrawalStatus.unreviewed },
+        { cause: 'withdrawal', id: approved, status: WithdrawalStatus.completed },
+      ]);
+    } finally {
+      socket.close();
+    }
+  });
+
   it('charges the fee and promises the received amount of withdrawalQuote, for fixed and rate currencies', async () => {
     const trader = await server.trader({ balance: '100000' });
     const cases: { key: 'ERC20' | 'USDC' | 'EUR'; number: string; bind: Record<string, unknown> }[] = [
@@ -257,9 +286,10 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
     // Once approved, the risk engine measures the position against the smaller balance at once.
     await server.engine.settled();
     const riskBefore = server.engine.tradePush(trader.userId)!.HazardRate;
+    expect(riskBefore).not.toBeNull();
     expect((await server.operator('approve', exact.data.id)).code).toBe(1);
     await server.engine.settled();
-    expect(server.engine.tradePush(trader.userId)!.HazardRate).toBeGreaterThan(riskBefore);
+    expect(server.engine.tradePush(trader.userId)!.HazardRate).toBeGreaterThan(riskBefore!);
   });
 
   it('deleting a method leaves requests made with it as they were; it can no longer be chosen', async () => {

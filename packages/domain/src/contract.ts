@@ -59,6 +59,8 @@ export const SocketTopic = {
   forexClosed: 'FOREX_CLOSED',
   /** Ids of pending orders that filled (they moved from the pending list to the holding list). */
   forexFilled: 'FOREX_FILLED',
+  /** A deposit or withdrawal of the user's changed status (and with it the balance or the locked money). */
+  wallet: 'WALLET',
   klinePrefix: 'KLINE.',
 } as const;
 

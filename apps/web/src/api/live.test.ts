@@ -85,6 +85,7 @@ describe('live order events while the Orders screen is not shown', () => {
     expect(latest().sent.filter((message) => message.type === 'sub')).toEqual([
       { type: 'sub', topic: SocketTopic.forexClosed },
       { type: 'sub', topic: SocketTopic.forexFilled },
+      { type: 'sub', topic: SocketTopic.wallet },
     ]);
   });
 
@@ -110,5 +111,11 @@ describe('live order events while the Orders screen is not shown', () => {
     expect(cachedIds(OrderStatus.holding)).toEqual([]);
     await vi.waitFor(() => expect(cachedIds(OrderStatus.history)).toEqual([8]));
     await vi.waitFor(() => expect(cachedBalance()).toBe(10_012.3));
+  });
+
+  it('a credited deposit (WALLET) refetches the balance the screens show', async () => {
+    server.balance = 10_250;
+    latest().receive({ type: SocketTopic.wallet, data: { cause: 'deposit', id: 3, status: 1 } });
+    await vi.waitFor(() => expect(cachedBalance()).toBe(10_250));
   });
 });

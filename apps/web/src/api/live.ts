@@ -2,8 +2,10 @@ import { SOCKET_PATH, SocketTopic } from '@pipwise/domain';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { accountKeys } from './queries/account';
+import { depositKeys } from './queries/deposits';
 import { marketKeys } from './queries/market';
 import { mapOrders, orderKeys, OrderStatus, type OrderPages, type OrderStatusValue } from './queries/orders';
+import { withdrawKeys } from './queries/withdraw';
 import { LiveSocket } from './socket';
 import type { DayMarketTick, ForexTradePush, Order, TradePair } from './types';
 
@@ -70,7 +72,8 @@ function refetchNow(client: QueryClient, queryKey: readonly unknown[]) {
  * Socket pushes write into the query cache, so every screen reads live data through its query hook
  * (DAY_MARKET → trade lists, FOREX_TRADE → holding orders and account figures, FOREX_CLOSED → drops the
  * closed orders and refreshes history and the money figures, FOREX_FILLED → moves filled orders from
- * pending to holding).
+ * pending to holding, WALLET → a deposit or withdrawal changed: the money figures, the ledger and the
+ * records).
  */
 export function connectLiveData(client: QueryClient, socket: LiveSocket) {
   const stops = [
@@ -107,12 +110,20 @@ export function connectLiveData(client: QueryClient, socket: LiveSocket) {
       refetchNow(client, orderKeys.list(OrderStatus.holding));
       refetchNow(client, accountKeys.money());
     }),
+    socket.on(SocketTopic.wallet, () => {
+      refetchNow(client, accountKeys.money());
+      refetchNow(client, depositKeys.records());
+      refetchNow(client, withdrawKeys.records());
+    }),
   ];
   return () => stops.forEach((stop) => stop());
 }
 
-/** The signed-in user's order events: a fill, a close (by the user, TP/SL or stop-out) or a cancel. */
-const ORDER_EVENTS = [SocketTopic.forexClosed, SocketTopic.forexFilled] as const;
+/**
+ * The signed-in user's account events: an order's fill, close (by the user, TP/SL or stop-out) or cancel,
+ * and a deposit's or withdrawal's change of status.
+ */
+const ORDER_EVENTS = [SocketTopic.forexClosed, SocketTopic.forexFilled, SocketTopic.wallet] as const;
 
 /**
  * Subscribes to the user's order events on every screen, not only while Orders is shown: they move rows

@@ -131,3 +131,10 @@ export interface OperatorDepositView extends DepositView {
   proof_url: string;
   decided_by: string | null;
 }
+
+/** The `WALLET` socket push: which record changed, and to what status. */
+export interface WalletNoticeView {
+  cause: 'deposit' | 'withdrawal';
+  id: number;
+  status: number;
+}

@@ -22,6 +22,7 @@ import type { EventBus } from '../../realtime/bus.js';
 import type { Operator } from '../../http/operator.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
+import { announceWalletChange } from '../wallet/notices.js';
 
 /** What deposits need of the uploads module: a proof must be the depositor's own image. */
 export interface ProofUploads {
@@ -185,8 +186,7 @@ export class DepositsService {
       await this.event(tx, row.id, DepositStatus.finished, operator.actor, null, now);
       return this.owned(row.userId, row.id, tx);
     });
-    // The risk engine keeps balances in memory: it reads this account again.
-    this.deps.bus.publish('trading.changed', { userId: record.userId });
+    announceWalletChange(this.deps.bus, record.userId, { cause: 'deposit', id, status: DepositStatus.finished });
     return { deposit: record, msgKey: 'deposit_approved' };
   }
 
@@ -286,6 +286,7 @@ export class DepositsService {
       await this.event(tx, row.id, status, operator.actor, reason, now);
       return this.owned(row.userId, row.id, tx);
     });
+    announceWalletChange(this.deps.bus, deposit.userId, { cause: 'deposit', id, status });
     return { deposit, msgKey };
   }
 

@@ -24,6 +24,7 @@ import { cashierEvents, payoutMethods, users, withdrawals, withdrawCurrencies } 
 import type { Operator } from '../../http/operator.js';
 import { translate } from '../../i18n/catalog.js';
 import type { EventBus } from '../../realtime/bus.js';
+import { announceWalletChange } from '../wallet/notices.js';
 import type { SettingsService } from '../settings/service.js';
 import { formatDateTime } from '../trading/present.js';
 import type { WalletService } from '../wallet/service.js';
@@ -206,7 +207,9 @@ export class WithdrawalsService {
       (id) => this.record(userId, id),
     );
     if (outcome.replayed) return outcome.replayed;
-    return { record: await this.record(userId, outcome.first.refId), msgKey: outcome.first.msgKey };
+    const { refId, msgKey } = outcome.first;
+    announceWalletChange(this.deps.bus, userId, { cause: 'withdrawal', id: refId, status: WithdrawalStatus.unreviewed });
+    return { record: await this.record(userId, refId), msgKey };
   }
 
   private async request(tx: Executor, userId: number, body: TWithdrawRequest, lang: Language) {
@@ -279,6 +282,7 @@ export class WithdrawalsService {
   /** The user's cancel of their own request while it is unreviewed: the locked amount is free again. */
   async cancel(userId: number, id: number): Promise<WithdrawalRecord> {
     await this.db.transaction((tx) => this.transition(tx, id, WithdrawalStatus.invalid, 'user', null, userId));
+    announceWalletChange(this.deps.bus, userId, { cause: 'withdrawal', id, status: WithdrawalStatus.invalid });
     return this.record(userId, id);
   }
 
@@ -301,8 +305,7 @@ export class WithdrawalsService {
       }
       return row;
     });
-    // The risk engine keeps balances in memory: after a debit it reads this account again.
-    if (status === WithdrawalStatus.completed) this.deps.bus.publish('trading.changed', { userId: changed.userId });
+    announceWalletChange(this.deps.bus, changed.userId, { cause: 'withdrawal', id, status });
     return { record: await this.record(changed.userId, id), msgKey };
   }
 
