@@ -142,6 +142,7 @@ CREATE INDEX "cashier_events_ref_idx" ON "cashier_events" USING btree ("ref_type
 CREATE UNIQUE INDEX "cashier_events_once" ON "cashier_events" USING btree ("ref_type","ref_id","status");--> statement-breakpoint
 CREATE INDEX "deposits_user_idx" ON "deposits" USING btree ("user_id","id");--> statement-breakpoint
 CREATE INDEX "deposits_status_idx" ON "deposits" USING btree ("status","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "deposits_proof_once" ON "deposits" USING btree ("proof_upload_id");--> statement-breakpoint
 CREATE INDEX "payout_methods_user_idx" ON "payout_methods" USING btree ("user_id","type");--> statement-breakpoint
 CREATE INDEX "uploads_user_idx" ON "uploads" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "withdrawals_user_idx" ON "withdrawals" USING btree ("user_id","id");--> statement-breakpoint

@@ -121,6 +121,20 @@ describe.each(DB_KINDS)('deposit bad input on %s', (kind) => {
     await refused(wire({ proofImg: othersProof }), 1001, UPLOAD);
   });
 
+  it('refuses a proof already used by another deposit, even when both are sent at once', async () => {
+    const first = await server.submitWire(trader, { number: '150', proofImg, wire_id: usdWire });
+    expect(first.code).toBe(1);
+    const message = 'This payment proof was already used for another deposit; upload the proof of this payment';
+    await refused(() => server.submitCoin(trader, { number: '20', proofImg, charge_id: trc20 }), 1001, message);
+
+    const shared = await server.proof(trader.userId);
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, () => server.submitWire(trader, { number: '150', proofImg: shared, wire_id: usdWire })),
+    );
+    expect(racing.filter((answer) => answer.code === 1)).toHaveLength(1);
+    expect(racing.filter((answer) => answer.code === 1001).map((answer) => answer.msg)).toEqual([message, message, message]);
+  });
+
   it('answers in the caller’s language', async () => {
     const answer = await server.call('POST', ApiPath.chargeSubmit, {
       token: trader.token,

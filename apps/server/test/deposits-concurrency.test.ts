@@ -117,7 +117,11 @@ describe.each(DB_KINDS)('deposit concurrency on %s', (kind) => {
     expect(await depositsOf(trader.userId)).toHaveLength(1);
 
     const racing = { 'idempotency-key': 'deposit-intent-2' };
-    const wire = { number: '500', proofImg: body.proofImg, wire_id: await server.channel(CashierType.bank, 'USD') };
+    const wire = {
+      number: '500',
+      proofImg: await server.proof(trader.userId),
+      wire_id: await server.channel(CashierType.bank, 'USD'),
+    };
     const answers = await Promise.all(Array.from({ length: 10 }, () => server.submitWire(trader, wire, racing)));
     expect(new Set(answers.map((answer) => answer.code))).toEqual(new Set([1]));
     expect(new Set(answers.map((answer) => answer.data.id)).size).toBe(1);
@@ -145,7 +149,8 @@ describe.each(DB_KINDS)('deposit concurrency on %s', (kind) => {
 
     // A refused first call claims nothing: the key stays free for a corrected retry.
     const refusedKey = { 'idempotency-key': 'deposit-intent-4' };
-    expect((await server.submitCoin(trader, { number: '5', proofImg, charge_id }, refusedKey)).code).toBe(1002);
-    expect((await server.submitCoin(trader, { number: '50', proofImg, charge_id }, refusedKey)).code).toBe(1);
+    const freshProof = await server.proof(trader.userId);
+    expect((await server.submitCoin(trader, { number: '5', proofImg: freshProof, charge_id }, refusedKey)).code).toBe(1002);
+    expect((await server.submitCoin(trader, { number: '50', proofImg: freshProof, charge_id }, refusedKey)).code).toBe(1);
   });
 });

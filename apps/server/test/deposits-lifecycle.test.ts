@@ -178,7 +178,7 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     const charge_id = await server.channel(CashierType.coin, 'USDT', 'ERC20');
     const old = await server.submitCoin(trader, { number: '40', proofImg, charge_id });
     clock.advance(3 * DAY_MS);
-    const younger = await server.submitCoin(trader, { number: '41', proofImg, charge_id });
+    const younger = await server.submitCoin(trader, { number: '41', proofImg: await server.proof(trader.userId), charge_id });
 
     clock.advance(4 * DAY_MS - 1000);
     expect(await server.deposits.expireStale(clock.now())).not.toContain(old.data.id);
@@ -241,7 +241,7 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     expect(form).toMatchObject({ code: 1, data: { number: 150.25, type: 2 } });
     await server.submitCoin(trader, {
       number: 20,
-      proofImg: `/api/common/upload/${proofImg}?expires=1&sig=x`,
+      proofImg: `/api/common/upload/${await server.proof(trader.userId)}?expires=1&sig=x`,
       charge_id: await server.channel(CashierType.coin, 'USDT', 'TRC20'),
     });
 

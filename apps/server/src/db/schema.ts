@@ -402,7 +402,12 @@ export const deposits = pgTable(
     decidedAt: at('decided_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('deposits_user_idx').on(t.userId, t.id), index('deposits_status_idx').on(t.status, t.createdAt)],
+  (t) => [
+    index('deposits_user_idx').on(t.userId, t.id),
+    index('deposits_status_idx').on(t.status, t.createdAt),
+    // One payment, one proof: the same image cannot back a second declaration.
+    uniqueIndex('deposits_proof_once').on(t.proofUploadId),
+  ],
 );
 
 /** What users may withdraw to: a coin on a protocol (type 1) or a bank currency (type 2), with its fee. */

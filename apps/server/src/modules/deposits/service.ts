@@ -254,9 +254,11 @@ export class DepositsService {
             status: DepositStatus.unchecked,
             createdAt: now,
           })
+          .onConflictDoNothing({ target: deposits.proofUploadId })
           .returning();
-        const event = await this.event(tx, row!.id, DepositStatus.unchecked, 'user', null, now);
-        return { refId: row!.id, msgKey: 'deposit_submitted', deposit: { ...row!, timeline: [event] } };
+        if (!row) throw invalid('proof_already_used');
+        const event = await this.event(tx, row.id, DepositStatus.unchecked, 'user', null, now);
+        return { refId: row.id, msgKey: 'deposit_submitted', deposit: { ...row, timeline: [event] } };
       },
       (refId) => this.owned(userId, refId),
     );
