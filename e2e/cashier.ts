@@ -1,5 +1,6 @@
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { api, baseURL } from './support.js';
+import { api, baseURL, emailedCode } from './support.js';
 import { E2E_OPERATOR_TOKEN } from './server-process.js';
 
 /*
@@ -76,3 +77,41 @@ export async function fundThroughDeposit(token: string, amount: string): Promise
   });
   await asOperator(`/admin/api/deposits/${deposit.id}/approve`);
 }
+
+export interface RealAccount {
+  token: string;
+  user: { id: number };
+}
+
+/** A real account made through the API (registration has its own journey). */
+export async function registerRealUser(prefix: string): Promise<RealAccount> {
+  const email = `${prefix}-${process.pid}-${Date.now()}@example.com`;
+  await api('/api/notify/send_email', undefined, { method: 'POST', body: { to: email, type: 1 } });
+  const code = await emailedCode(email);
+  return api<RealAccount>('/api/user/register', undefined, {
+    method: 'POST',
+    body: { type: 1, account: email, password: 'Winning2026', re_password: 'Winning2026', sms_code: code },
+  });
+}
+
+/** Opens the app already signed in as `account` (the sign-in screens have their own journeys). */
+export async function signInAs(page: Page, account: RealAccount) {
+  await page.addInitScript(
+    (saved) => localStorage.setItem('pipwise.session', saved),
+    JSON.stringify({ state: { token: account.token, user: account.user, demo: null }, version: 0 }),
+  );
+}
+
+/** Identity verified as the product does it: the user submits both sides of an ID, an operator approves. */
+export async function verifyIdentity(account: RealAccount): Promise<void> {
+  const front = await upload(account.token, await proofImage('front'));
+  const back = await upload(account.token, await proofImage('back'));
+  await api('/api/user_real/real_name', account.token, {
+    method: 'POST',
+    body: { name: 'Chan Tai Man', card_id: `A${Date.now() % 10_000_000}`, front_pic: front.id, reverse_pic: back.id },
+  });
+  await asOperator(`/admin/api/identity/${account.user.id}/approve`);
+}
+
+/** Changes one server setting through the operator API (say, a short payout cool-down for a journey). */
+export const setSetting = (key: string, value: string) => asOperator('/admin/api/settings', { [key]: value });

@@ -70,7 +70,6 @@ export type Config = {
   feedSeed: number;
   webDist: string | undefined;
   shutdownGraceMs: number;
-  uploadsDir: string;
   /** Whether sending a verification code needs a solved image captcha. */
   captchaRequired: boolean;
   /** Origins besides the request's own host allowed to open the socket. */
@@ -111,7 +110,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     feedSeed: e.FEED_SEED,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : undefined,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    uploadsDir: path.join(dataDir, 'uploads'),
     captchaRequired: e.CAPTCHA_REQUIRED,
     allowedOrigins: e.ALLOWED_ORIGINS,
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,

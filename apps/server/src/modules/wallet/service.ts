@@ -13,8 +13,7 @@ export type LedgerType =
   | 'write_off'
   | 'deposit'
   | 'withdrawal'
-  | 'withdrawal_fee'
-  | 'withdrawal_refund';
+  | 'withdrawal_fee';
 
 export interface LedgerPosting {
   userId: number;

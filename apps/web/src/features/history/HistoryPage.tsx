@@ -24,7 +24,6 @@ const TYPE_LABELS: Record<string, string> = {
   deposit: 'history.type_deposit',
   withdrawal: 'history.type_withdrawal',
   withdrawal_fee: 'history.type_withdrawal_fee',
-  withdrawal_refund: 'history.type_withdrawal_refund',
 };
 
 export default function HistoryPage() {
