@@ -532,3 +532,76 @@ export const realNameRecords = pgTable('real_name_records', {
   reviewedAt: at('reviewed_at'),
   reviewedBy: text('reviewed_by'),
 });
+
+// ── notices, feedback and companies ─────────────────────────────────────────────────────────────────
+
+/** Announcements to every user, one row per announcement in one language; written by the back office. */
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: id(),
+    lang: varchar('lang', { length: 8 }).notNull(),
+    title: text('title').notNull(),
+    /** HTML, sanitised by whoever writes it (the back office) and again by the app before showing it. */
+    content: text('content').notNull().default(''),
+    published: boolean('published').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index('announcements_lang_created_idx').on(t.lang, t.createdAt)],
+);
+
+/** Which announcements a user has opened: unread is the absence of a row. */
+export const announcementReads = pgTable(
+  'announcement_reads',
+  {
+    userId: userRef(),
+    announcementId: bigint('announcement_id', { mode: 'number' })
+      .notNull()
+      .references(() => announcements.id),
+    readAt: at('read_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.announcementId] })],
+);
+
+/** What visitors and users tell us (/feedback), kept for operators. */
+export const feedback = pgTable(
+  'feedback',
+  {
+    id: id(),
+    /** Null for a visitor. */
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id),
+    category: text('category').notNull(),
+    text: text('text').notNull(),
+    uploadId: varchar('upload_id', { length: 22 }).references(() => uploads.id),
+    contact: text('contact'),
+    lang: varchar('lang', { length: 8 }).notNull(),
+    /** 0 new, 1 handled (by an operator). */
+    status: smallint('status').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('feedback_status_idx').on(t.status, t.createdAt)],
+);
+
+/**
+ * Companies of the white-label site (spec §3 company): the main site lists them; a company's own site
+ * shows its name and logo. `status` 0 sends visitors to `loss_url`; type 0 with a non-zero status is main.
+ */
+export const companies = pgTable(
+  'companies',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    logo: text('logo').notNull().default(''),
+    url: text('url').notNull().default(''),
+    subject: text('subject').notNull().default(''),
+    registeredAddress: text('registered_address').notNull().default(''),
+    location: text('location').notNull().default(''),
+    email: text('email').notNull().default(''),
+    status: smallint('status').notNull().default(1),
+    type: smallint('type').notNull().default(1),
+    lossUrl: text('loss_url').notNull().default(''),
+    sort: integer('sort').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('companies_name_idx').on(sql`lower(${t.name})`)],
+);

@@ -27,6 +27,8 @@ export const DEFAULT_SETTINGS = {
   payout_method_cooldown_hours: '24',
   /** Days an unchecked deposit waits before it turns invalid. */
   deposit_expiry_days: '7',
+  /** ISO 3166 codes of the countries the service is not provided to (spec §1 policy notice). */
+  restricted_countries: 'KP,IL,CN,VU,CU',
 } as const;
 
 export type SettingKey = keyof typeof DEFAULT_SETTINGS;

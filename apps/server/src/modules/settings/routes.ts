@@ -24,6 +24,7 @@ const SETTING_RULES: Record<SettingKey, z.ZodType<string>> = {
   withdraw_requires_kyc: flag,
   payout_method_cooldown_hours: nonNegative,
   deposit_expiry_days: positiveInteger,
+  restricted_countries: z.string().regex(/^([A-Z]{2}(,[A-Z]{2})*)?$/),
 };
 
 /** The operator API of settings, until the back office has its screens and operator accounts. */
