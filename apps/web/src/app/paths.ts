@@ -1,4 +1,4 @@
-/** Route paths of this issue's screens (spec §2). */
+/** Route paths of the screens (spec §2). */
 export const Paths = {
   home: '/',
   trade: '/trade',
@@ -22,6 +22,13 @@ export const Paths = {
   wallet: '/mine/wallet',
   bankCardList: '/mine/bank-card-list',
   coinAddressList: '/mine/coin-address-list',
+  invite: '/mine/invite',
+  email: '/mine/email',
+  announcement: '/mine/announcement',
+  password: '/mine/password',
+  chat: '/mine/chat',
+  system: '/mine/system',
+  feedback: '/feedback',
 } as const;
 
 /** `/news/detail?id=7` (spec §2). */
