@@ -193,6 +193,8 @@ function useNoMethodDialog(type: CashierTypeValue, methods: DrawMethodView[] | u
   useEffect(() => {
     if (!none || answered.current.has(type)) return;
     const dialog = Dialog.show({
+      // Named by its title, so assistive tech announces what is asked.
+      'aria-label': t('withdraw.no_method_title'),
       title: t('withdraw.no_method_title'),
       content: t(type === CashierType.coin ? 'withdraw.no_method_coin' : 'withdraw.no_method_bank'),
       closeOnAction: true,
