@@ -10,5 +10,11 @@ export default defineConfig({
   // Some of antd-mobile's dependencies accept only React ≤ 18, so npm hoists a React 18 beside ours;
   // one copy of React must serve the whole bundle.
   resolve: { dedupe: ['react', 'react-dom'] },
-  server: { proxy: { '/api': 'http://localhost:8080', '/v1': { target: 'http://localhost:8080', ws: true } } },
+  server: {
+    proxy: {
+      '/api': 'http://localhost:8080',
+      '/manifest.json': 'http://localhost:8080',
+      '/v1': { target: 'http://localhost:8080', ws: true },
+    },
+  },
 });

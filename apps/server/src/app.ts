@@ -74,6 +74,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       prefix: '/',
       wildcard: false,
       index: ['index.html'],
+      // The manifest is built per company by the companies module; a copy left in an older build must not shadow it.
+      globIgnore: ['manifest.json', 'manifest.json.*'],
       preCompressed: true,
       cacheControl: false,
       // Vite fingerprints everything under assets/, so those files can be cached for good; the rest

@@ -1,5 +1,6 @@
 import type { AppContext, CoreDeps } from './context.js';
 import { createAccountsModule, type AccountsOptions } from './modules/accounts/module.js';
+import { createCompaniesModule } from './modules/companies/module.js';
 import { createContentModule } from './modules/content/module.js';
 import { createDepositsModule } from './modules/deposits/module.js';
 import { createIdentityModule } from './modules/identity/module.js';
@@ -28,6 +29,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   const market = createMarketModule(deps);
   const trading = createTradingModule(deps, { wallet, market: market.service, settings: settings.service });
   const content = createContentModule(deps);
+  const companies = createCompaniesModule(deps);
   const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
   const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });
   const identity = createIdentityModule(deps, { uploads: uploads.service });
@@ -53,6 +55,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
       market.module,
       trading.module,
       content.module,
+      companies.module,
       social.module,
       uploads.module,
       identity.module,

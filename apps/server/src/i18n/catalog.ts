@@ -9,6 +9,7 @@ import identity from '../modules/identity/messages.json' with { type: 'json' };
 import uploads from '../modules/uploads/messages.json' with { type: 'json' };
 import deposits from '../modules/deposits/messages.json' with { type: 'json' };
 import withdrawals from '../modules/withdrawals/messages.json' with { type: 'json' };
+import companies from '../modules/companies/messages.json' with { type: 'json' };
 
 /**
  * A text where a number meets a noun ("1 minute", "5 minutes"; Russian and Arabic have more forms): one
@@ -30,6 +31,7 @@ export const catalogues: Record<string, Catalogue> = {
   identity,
   deposits,
   withdrawals,
+  companies,
 };
 
 const messages = new Map<string, Partial<Record<Language, string | PluralText>>>();
