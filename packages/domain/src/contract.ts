@@ -6,6 +6,10 @@ export const ApiPath = {
   createDemo: '/api/user/createAccountDemoForU',
   register: '/api/user/register',
   amendPassword: '/api/user/amend_password',
+  /** A code for amend_password, sent to the signed-in user's own email or phone (path ours; the spec names none). */
+  passwordCode: '/api/user/password_code',
+  /** The user's invite code and how many registered with it (path ours; the spec names none). */
+  inviteInfo: '/api/user/invite_info',
   forgetPassword: '/api/user/forget_password',
   sendEmail: '/api/notify/send_email',
   sendSms: '/api/notify/send_sms',

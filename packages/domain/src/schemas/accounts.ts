@@ -74,13 +74,36 @@ export const ZSendCodeRequest = z.object({
 });
 export type TSendCodeRequest = z.infer<typeof ZSendCodeRequest>;
 
-/** `type` picks where the code was sent: 1 the user's email, 2 their phone; default the email when they have one. */
-export const ZAmendPasswordRequest = z.object({
-  new_password: password('form_incomplete'),
-  auth_code: code,
-  type: accountType.optional(),
-});
+/**
+ * `type` picks where the code was sent: 1 the user's email, 2 their phone; default the email when they have
+ * one. `re_password`, the confirmation, is optional (spec §7 lists three fields) but must match when sent.
+ */
+export const ZAmendPasswordRequest = z
+  .object({
+    new_password: password('form_incomplete'),
+    re_password: safeText('form_incomplete').max(PASSWORD_MAX, { error: 'field_too_long' }).optional(),
+    auth_code: code,
+    type: accountType.optional(),
+  })
+  .refine((body) => body.re_password === undefined || body.new_password === body.re_password, {
+    error: 'password_mismatch',
+    path: ['re_password'],
+  });
 export type TAmendPasswordRequest = z.infer<typeof ZAmendPasswordRequest>;
+
+/** A password-change code to the signed-in user's own email (type 1) or phone (type 2); `key`/`captcha` as for send_email. */
+export const ZOwnCodeRequest = z.object({
+  type: accountType.optional(),
+  key: optionalText(64),
+  captcha: optionalText(16),
+});
+export type TOwnCodeRequest = z.infer<typeof ZOwnCodeRequest>;
+
+/** GET /api/user/invite_info: the code of the user's invite link and how many registered with it. */
+export interface InviteInfoView {
+  invite_code: string;
+  invited_count: number;
+}
 
 export const ZForgetPasswordRequest = z
   .object({

@@ -4,6 +4,7 @@ import {
   ZDemoRequest,
   ZForgetPasswordRequest,
   ZLoginRequest,
+  ZOwnCodeRequest,
   ZRegisterRequest,
   ZSendCodeRequest,
   ZSettingQuery,
@@ -70,6 +71,17 @@ export function accountRoutes(service: AccountsService, reference: ReferenceServ
       await service.amendPassword(principal, parse(ZAmendPasswordRequest, request.body));
       return ok(request, null, 'password_changed');
     });
+
+    app.post(ApiPath.passwordCode, limited(ROUTE_LIMITS.sendCode), async (request) => {
+      const principal = requireUser(request);
+      return ok(
+        request,
+        await service.sendOwnCode(principal, parse(ZOwnCodeRequest, request.body ?? {}), meta(request)),
+        'code_sent',
+      );
+    });
+
+    app.get(ApiPath.inviteInfo, async (request) => ok(request, await service.inviteInfo(requireUser(request))));
 
     app.post(ApiPath.forgetPassword, limited(ROUTE_LIMITS.password), async (request) => {
       await service.forgetPassword(parse(ZForgetPasswordRequest, request.body));

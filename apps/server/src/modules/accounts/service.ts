@@ -11,11 +11,13 @@ import {
   rejected,
   resolveLanguage,
   type DemoSessionView,
+  type InviteInfoView,
   type Language,
   type SessionView,
   type TAmendPasswordRequest,
   type TForgetPasswordRequest,
   type TLoginRequest,
+  type TOwnCodeRequest,
   type TRegisterRequest,
   type TSendCodeRequest,
   type UserView,
@@ -319,15 +321,30 @@ export class AccountsService {
     } else if (!existing) {
       return answer;
     }
-    const { id, code } = await this.deps.codes.issue({ ...target, userId: existing?.id ?? null });
+    await this.issueAndDeliver({ ...target, userId: existing?.id ?? null }, meta.lang);
+    return answer;
+  }
+
+  /**
+   * A password-change code to the signed-in user's own email or phone: the destination comes from the
+   * account, never from the request, so no one can have a code sent to another person's contact.
+   */
+  async sendOwnCode(principal: Principal, input: TOwnCodeRequest, meta: RequestMeta) {
+    const { target } = await this.ownContact(principal, input.type);
+    if (this.deps.config.captchaRequired) await this.deps.captcha.verify(input.key, input.captcha);
+    await this.issueAndDeliver(target, meta.lang);
+    return { resend_after: CODE_RESEND_SECONDS, expires_in: CODE_TTL_SECONDS };
+  }
+
+  private async issueAndDeliver(target: CodeTarget, lang: Language) {
+    const { id, code } = await this.deps.codes.issue(target);
     try {
-      await this.deliver(target, code, meta.lang);
+      await this.deliver(target, code, lang);
     } catch (error) {
       await this.deps.codes.discard(id);
-      this.deps.log.warn({ err: error, channel }, 'verification code delivery failed');
+      this.deps.log.warn({ err: error, channel: target.channel }, 'verification code delivery failed');
       throw rejected('code_send_failed');
     }
-    return answer;
   }
 
   private async deliver(target: CodeTarget, code: string, lang: Language) {
@@ -559,8 +576,11 @@ export class AccountsService {
 
   // ── passwords ────────────────────────────────────────────────────────────────────────────────────
 
-  /** Needs a reset code sent to the user's own email (type 1) or phone (type 2); other sessions end. */
-  async amendPassword(principal: Principal, input: TAmendPasswordRequest): Promise<void> {
+  /**
+   * A real account's own email (type 1) or phone (type 2) as a reset-code target; without a type, the
+   * email when there is one.
+   */
+  private async ownContact(principal: Principal, type: number | undefined) {
     if (principal.isDemo) throw forbidden('demo_not_allowed');
     const [row] = await this.db
       .select({ user: users, globalCode: areaCodes.globalCode })
@@ -571,13 +591,24 @@ export class AccountsService {
     if (!row) throw notFound('account_not_found');
     const { user, globalCode } = row;
     const channel: Channel =
-      (input.type ?? (user.email ? AccountType.email : AccountType.phone)) === AccountType.email ? 'email' : 'sms';
+      (type ?? (user.email ? AccountType.email : AccountType.phone)) === AccountType.email ? 'email' : 'sms';
     const destination = channel === 'email' ? user.email : user.phone && globalCode ? `${globalCode}${user.phone}` : null;
     if (!destination) throw rejected('contact_missing');
-    const codeId = await this.deps.codes.check(
-      { channel, destination, purpose: CodePurpose.reset, userId: user.id },
-      input.auth_code,
-    );
+    const target: CodeTarget = { channel, destination, purpose: CodePurpose.reset, userId: user.id };
+    return { user, target };
+  }
+
+  /** The invite link's code and how many registered with it; real accounts only (spec §5). */
+  async inviteInfo(principal: Principal): Promise<InviteInfoView> {
+    if (principal.isDemo) throw forbidden('demo_not_allowed');
+    const { invite_code, invited_count } = await this.view(principal.userId);
+    return { invite_code, invited_count };
+  }
+
+  /** Needs a reset code sent to the user's own email (type 1) or phone (type 2); other sessions end. */
+  async amendPassword(principal: Principal, input: TAmendPasswordRequest): Promise<void> {
+    const { user, target } = await this.ownContact(principal, input.type);
+    const codeId = await this.deps.codes.check(target, input.auth_code);
     const passwordHash = await hashPassword(input.new_password);
     const revoked = await this.db.transaction(async (tx) => {
       await this.deps.codes.consume(tx, codeId);
