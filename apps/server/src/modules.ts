@@ -5,6 +5,7 @@ import { createContentModule } from './modules/content/module.js';
 import { createDepositsModule } from './modules/deposits/module.js';
 import { createIdentityModule } from './modules/identity/module.js';
 import { createMarketModule } from './modules/market/module.js';
+import { createNoticesModule } from './modules/notices/module.js';
 import { createSettingsModule } from './modules/settings/module.js';
 import { createSocialModule } from './modules/social/module.js';
 import { createTradingModule } from './modules/trading/module.js';
@@ -29,6 +30,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   const market = createMarketModule(deps);
   const trading = createTradingModule(deps, { wallet, market: market.service, settings: settings.service });
   const content = createContentModule(deps);
+  const notices = createNoticesModule(deps);
   const companies = createCompaniesModule(deps);
   const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
   const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });
@@ -55,6 +57,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
       market.module,
       trading.module,
       content.module,
+      notices.module,
       companies.module,
       social.module,
       uploads.module,

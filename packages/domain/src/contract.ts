@@ -32,6 +32,10 @@ export const ApiPath = {
   resetDemo: '/v1/api/main/user/resetForexDemoAccount',
   newsList: '/api/news/list',
   newsInfo: '/api/news/info',
+  /** Announcements (spec §2 announcement; paths ours, the spec names none). */
+  noticeList: '/api/notice/list',
+  noticeInfo: '/api/notice/info',
+  noticeUnreadCount: '/api/notice/unread_count',
   followList: '/api/follow/list',
   imageUpload: '/api/common/image_upload',
   /** Shows an upload to its owner through a signed, expiring link (`?expires=&sig=`); path ours (spec: url). */

@@ -12,6 +12,7 @@ export * from './schemas/cashier.js';
 export * from './schemas/common.js';
 export * from './schemas/content.js';
 export * from './schemas/identity.js';
+export * from './schemas/notices.js';
 export * from './schemas/social.js';
 export * from './schemas/trading.js';
 export * from './views/cashier.js';
