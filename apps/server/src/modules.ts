@@ -3,6 +3,7 @@ import { createAccountsModule, type AccountsOptions } from './modules/accounts/m
 import { createCompaniesModule } from './modules/companies/module.js';
 import { createContentModule } from './modules/content/module.js';
 import { createDepositsModule } from './modules/deposits/module.js';
+import { createFeedbackModule } from './modules/feedback/module.js';
 import { createIdentityModule } from './modules/identity/module.js';
 import { createMarketModule } from './modules/market/module.js';
 import { createNoticesModule } from './modules/notices/module.js';
@@ -36,6 +37,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });
   const identity = createIdentityModule(deps, { uploads: uploads.service });
   const deposits = createDepositsModule(deps, { wallet, settings: settings.service, uploads: uploads.service });
+  const feedback = createFeedbackModule(deps, { uploads: uploads.service });
   const withdrawals = createWithdrawalsModule(deps, {
     wallet,
     settings: settings.service,
@@ -64,6 +66,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
       identity.module,
       deposits.module,
       withdrawals.module,
+      feedback.module,
       realtime.module,
     ],
     market: market.service,

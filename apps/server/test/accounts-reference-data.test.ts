@@ -46,6 +46,7 @@ describe.each(DB_KINDS)('area codes and settings on %s', (kind) => {
       trade_fee_type: 2,
       is_show_mobile: 1,
       complaint_email: 'complaints@pipwise.local',
+      restricted_countries: 'KP,IL,CN,VU,CU',
     });
   });
 });

@@ -56,6 +56,8 @@ export const ApiPath = {
   delDrawMethod: '/api/wallet/del_draw_method',
   realName: '/api/user_real/real_name',
   realNameCenter: '/api/user_real/center',
+  /** Feedback from the /feedback screen (path ours; the spec's screen is a stub). */
+  feedbackSubmit: '/api/feedback/submit',
 } as const;
 
 export const SOCKET_PATH = '/v1/ws';

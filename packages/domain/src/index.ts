@@ -11,6 +11,7 @@ export * from './schemas/accounts.js';
 export * from './schemas/cashier.js';
 export * from './schemas/common.js';
 export * from './schemas/content.js';
+export * from './schemas/feedback.js';
 export * from './schemas/identity.js';
 export * from './schemas/notices.js';
 export * from './schemas/social.js';

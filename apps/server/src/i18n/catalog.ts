@@ -9,6 +9,7 @@ import identity from '../modules/identity/messages.json' with { type: 'json' };
 import uploads from '../modules/uploads/messages.json' with { type: 'json' };
 import deposits from '../modules/deposits/messages.json' with { type: 'json' };
 import withdrawals from '../modules/withdrawals/messages.json' with { type: 'json' };
+import feedback from '../modules/feedback/messages.json' with { type: 'json' };
 import notices from '../modules/notices/messages.json' with { type: 'json' };
 import companies from '../modules/companies/messages.json' with { type: 'json' };
 
@@ -32,6 +33,7 @@ export const catalogues: Record<string, Catalogue> = {
   identity,
   deposits,
   withdrawals,
+  feedback,
   companies,
   notices,
 };

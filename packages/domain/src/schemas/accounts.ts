@@ -151,6 +151,7 @@ export const PUBLIC_SETTING_KEYS = [
   'service_link_type',
   'trade_fee_type',
   'complaint_email',
+  'restricted_countries',
 ] as const;
 export type PublicSettingKey = (typeof PUBLIC_SETTING_KEYS)[number];
 
@@ -190,6 +191,8 @@ export interface BasicInfoView {
   trade_fee_type: number;
   is_show_mobile: number;
   complaint_email: string;
+  /** ISO 3166 codes, comma-separated, of the countries the service is not provided to (spec §1 policy notice). */
+  restricted_countries: string;
 }
 
 export interface CaptchaView {

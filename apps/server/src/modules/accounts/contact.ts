@@ -19,6 +19,8 @@ export interface Phone {
   /** E.164, where SMS go and what verification codes are bound to. */
   e164: string;
   globalCode: string;
+  /** ISO codes of the chosen area and of the country the number belongs to (they differ where a dialling code is shared). */
+  countries: string[];
 }
 
 /**
@@ -28,7 +30,8 @@ export interface Phone {
 export function normalisePhone(input: string, area: Area): Phone {
   const parsed = parsePhoneNumberFromString(input.trim(), area.code as CountryCode);
   if (!parsed?.isValid() || `+${parsed.countryCallingCode}` !== area.globalCode) throw invalid('phone_invalid');
-  return { areaId: area.id, national: parsed.nationalNumber, e164: parsed.number, globalCode: area.globalCode };
+  const countries = parsed.country && parsed.country !== area.code ? [area.code, parsed.country] : [area.code];
+  return { areaId: area.id, national: parsed.nationalNumber, e164: parsed.number, globalCode: area.globalCode, countries };
 }
 
 export interface PhoneLoginCandidate {

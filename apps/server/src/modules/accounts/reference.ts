@@ -1,10 +1,13 @@
 import {
   AccountType,
+  LANGUAGE_LOCALES,
   notFound,
+  rejected,
   PUBLIC_SETTING_KEYS,
   VerifyRegType,
   type AreaView,
   type BasicInfoView,
+  type Language,
   type PublicSettingKey,
 } from '@pipwise/domain';
 import { asc } from 'drizzle-orm';
@@ -20,6 +23,21 @@ export interface Area {
   /** Dialling code with the plus, e.g. "+852". */
   globalCode: string;
   name: string;
+}
+
+/** ISO 3166 codes of setting `restricted_countries` ("KP, il ,CN" reads as KP, IL, CN; anything else is ignored). */
+export function parseCountryList(value: string): string[] {
+  return value
+    .split(',')
+    .map((code) => code.trim().toUpperCase())
+    .filter((code) => /^[A-Z]{2}$/.test(code));
+}
+
+/** The countries' names in the language, as one list ("North Korea, Israel and China"). */
+export function countryNames(codes: string[], lang: Language): string {
+  const locale = LANGUAGE_LOCALES[lang];
+  const names = new Intl.DisplayNames([locale], { type: 'region' });
+  return new Intl.ListFormat(locale, { type: 'conjunction' }).format(codes.map((code) => names.of(code) ?? code));
 }
 
 /** Settings whose public value is a number; the rest are text. */
@@ -88,6 +106,7 @@ export class ReferenceService {
       trade_fee_type: Number(values.trade_fee_type),
       is_show_mobile: Number(values.is_show_mobile),
       complaint_email: String(values.complaint_email),
+      restricted_countries: String(values.restricted_countries),
     };
   }
 
@@ -102,6 +121,17 @@ export class ReferenceService {
       email: type === VerifyRegType.email || type === VerifyRegType.either,
       phone: type === VerifyRegType.phone || (type === VerifyRegType.either && showMobile),
     };
+  }
+
+  /**
+   * The policy notice (spec §1) as a refusal when any of `countries` (a phone's area and the country its
+   * number belongs to) is one the service is not provided to, naming them all in the request's language.
+   */
+  async refuseRestricted(countries: string[], lang: Language): Promise<void> {
+    const restricted = parseCountryList(await this.get('restricted_countries'));
+    if (countries.some((country) => restricted.includes(country))) {
+      throw rejected('policy_restricted', { countries: countryNames(restricted, lang) });
+    }
   }
 
   async allows(policyType: (typeof AccountType)[keyof typeof AccountType]): Promise<boolean> {

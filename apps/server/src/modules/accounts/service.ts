@@ -310,7 +310,9 @@ export class AccountsService {
    */
   async sendCode(channel: Channel, input: TSendCodeRequest, meta: RequestMeta) {
     const answer = { resend_after: CODE_RESEND_SECONDS, expires_in: CODE_TTL_SECONDS };
-    const { target, find } = await this.destination(channel, input.to, input.area_id, input.type);
+    const { target, find, phone } = await this.destination(channel, input.to, input.area_id, input.type);
+    // New accounts only: people who registered before the list changed still get their reset codes.
+    if (phone && input.type === CodePurpose.register) await this.deps.reference.refuseRestricted(phone.countries, meta.lang);
     if (this.deps.config.captchaRequired) await this.deps.captcha.verify(input.key, input.captcha);
     const existing = await find();
     if (input.type === CodePurpose.register) {
@@ -368,6 +370,7 @@ export class AccountsService {
     const channel: Channel = input.type === AccountType.email ? 'email' : 'sms';
     const given = (input.type === AccountType.phone ? (input.mobile ?? input.account) : input.account) ?? '';
     const { target, find, email, phone } = await this.destination(channel, given, input.area_id, CodePurpose.register);
+    if (phone) await this.deps.reference.refuseRestricted(phone.countries, meta.lang);
     if (await find()) throw conflict('account_exists');
     let invitedBy: number | null = null;
     if (input.invite_code) {

@@ -1,0 +1,50 @@
+import { ApiPath, ZFeedbackListQuery, ZFeedbackParams, ZFeedbackRequest } from '@pipwise/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import { ok, parse } from '../../http/envelope.js';
+import { requireOperator } from '../../http/operator.js';
+import type { FeedbackService } from './service.js';
+
+/** Operator API of the feedback queue (paths ours; the back office calls them). */
+export const FeedbackAdminPath = {
+  list: '/admin/api/feedback',
+  handled: '/admin/api/feedback/:id/handled',
+} as const;
+
+/**
+ * A person writes a few feedbacks, not dozens: per session when signed in, per address for visitors
+ * (counted after authentication, so signed-in users behind one address do not share a budget).
+ */
+export const FEEDBACK_SUBMIT_LIMIT = { max: 5, timeWindow: '10 minutes' } as const;
+
+const submitLimit = {
+  config: {
+    rateLimit: {
+      ...FEEDBACK_SUBMIT_LIMIT,
+      hook: 'preHandler' as const,
+      keyGenerator: (request: FastifyRequest) =>
+        request.principal ? `feedback-session:${request.principal.sessionId}` : `feedback-ip:${request.ip}`,
+    },
+  },
+};
+
+export function feedbackRoutes(service: FeedbackService, config: Config) {
+  return (app: FastifyInstance) => {
+    app.post(ApiPath.feedbackSubmit, submitLimit, async (request) => {
+      const input = parse(ZFeedbackRequest, request.body);
+      return ok(request, await service.submit(request.principal, input, request.lang), 'feedback_submitted');
+    });
+
+    app.get(FeedbackAdminPath.list, async (request) => {
+      requireOperator(request, config);
+      const { status, page } = parse(ZFeedbackListQuery, request.query);
+      return ok(request, await service.list(status, page));
+    });
+
+    app.post(FeedbackAdminPath.handled, async (request) => {
+      const operator = requireOperator(request, config);
+      const { id } = parse(ZFeedbackParams, request.params);
+      return ok(request, await service.markHandled(id, operator), 'feedback_handled');
+    });
+  };
+}

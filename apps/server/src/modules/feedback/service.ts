@@ -1,0 +1,99 @@
+import {
+  FeedbackStatus,
+  invalid,
+  notFound,
+  type FeedbackAdminView,
+  type FeedbackCategory,
+  type FeedbackSubmittedView,
+  type Language,
+  type TFeedbackRequest,
+} from '@pipwise/domain';
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { Db, Executor } from '../../db/client.js';
+import { feedback } from '../../db/schema.js';
+import type { Principal } from '../../http/auth.js';
+import type { Operator } from '../../http/operator.js';
+
+export const FEEDBACK_PAGE_SIZE = 20;
+
+/** What feedback needs of the uploads context: that an image a user names is theirs. */
+export interface FeedbackUploads {
+  requireOwned(executor: Executor, userId: number, id: string): Promise<unknown>;
+}
+
+type FeedbackRow = typeof feedback.$inferSelect;
+
+const present = (row: FeedbackRow): FeedbackAdminView => ({
+  id: row.id,
+  user_id: row.userId,
+  category: row.category as FeedbackCategory,
+  text: row.text,
+  contact: row.contact,
+  upload_id: row.uploadId,
+  lang: row.lang,
+  status: row.status,
+  created_at: row.createdAt.toISOString(),
+});
+
+/** Feedback from visitors and users (/feedback), kept for operators to read and mark handled. */
+export class FeedbackService {
+  constructor(private readonly deps: { db: Db; clock: Clock; uploads: FeedbackUploads; log: FastifyBaseLogger }) {}
+
+  /**
+   * Stores one feedback. An image only comes from a signed-in user's own uploads (uploading needs a real
+   * account); a visitor naming one gets the same answer as an unknown id.
+   */
+  async submit(principal: Principal | null, input: TFeedbackRequest, lang: Language): Promise<FeedbackSubmittedView> {
+    return this.deps.db.transaction(async (tx) => {
+      if (input.upload_id !== undefined) {
+        if (!principal) throw invalid('upload_invalid');
+        await this.deps.uploads.requireOwned(tx, principal.userId, input.upload_id);
+      }
+      const [row] = await tx
+        .insert(feedback)
+        .values({
+          userId: principal?.userId ?? null,
+          category: input.category,
+          text: input.text,
+          uploadId: input.upload_id ?? null,
+          contact: input.contact ?? null,
+          lang,
+          createdAt: this.deps.clock.now(),
+        })
+        .returning({ id: feedback.id });
+      if (!row) throw new Error('feedback not stored');
+      return { id: row.id };
+    });
+  }
+
+  /** One page of one status, newest first. */
+  async list(status: number, page: number): Promise<FeedbackAdminView[]> {
+    const rows = await this.deps.db
+      .select()
+      .from(feedback)
+      .where(eq(feedback.status, status))
+      .orderBy(desc(feedback.createdAt), desc(feedback.id))
+      .limit(FEEDBACK_PAGE_SIZE)
+      .offset((page - 1) * FEEDBACK_PAGE_SIZE);
+    return rows.map(present);
+  }
+
+  /** Marks a feedback handled; marking it again answers it as it is. */
+  async markHandled(id: number, operator: Operator): Promise<FeedbackAdminView> {
+    const [updated] = await this.deps.db
+      .update(feedback)
+      .set({ status: FeedbackStatus.handled })
+      .where(and(eq(feedback.id, id), eq(feedback.status, FeedbackStatus.new)))
+      .returning();
+    if (updated) {
+      // The table keeps no operator column; the log is where who handled it is recorded.
+      this.deps.log.info({ feedbackId: id, actor: operator.actor }, 'feedback handled');
+      return present(updated);
+    }
+    const [existing] = await this.deps.db.select().from(feedback).where(eq(feedback.id, id));
+    if (!existing) throw notFound('feedback_not_found');
+    return present(existing);
+  }
+}

@@ -1,0 +1,145 @@
+import { ApiPath, FEEDBACK_TEXT_MAX, type FeedbackAdminView, type FeedbackSubmittedView } from '@pipwise/domain';
+import { count } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { feedback } from '../src/db/schema.js';
+import { FEEDBACK_SUBMIT_LIMIT } from '../src/modules/feedback/routes.js';
+import { DB_KINDS, startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from './harness.js';
+import { createTrader, expectLedgerInvariants, type Trader } from './factories.js';
+
+const operator = { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'desk' };
+
+describe.each(DB_KINDS)('feedback on %s', (kind) => {
+  let server: TestServer;
+  let alice: Trader;
+  let bob: Trader;
+  let ipCounter = 0;
+  /** Each call from its own address, so the per-address limit only bites where a test aims at it. */
+  const freshIp = () => `10.20.${(ipCounter >> 8) & 255}.${ipCounter++ & 255}`;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { env: { TRUST_PROXY: 'true' } });
+    alice = await createTrader(server.database.db);
+    bob = await createTrader(server.database.db);
+  });
+  afterAll(() => server.close());
+  afterEach(() => expectLedgerInvariants(server.database.db));
+
+  const submit = (body: Record<string, unknown>, token: string | null = null, ip = freshIp(), lang = 'en') =>
+    server.call<FeedbackSubmittedView>('POST', ApiPath.feedbackSubmit, {
+      body,
+      token,
+      lang,
+      headers: { 'x-forwarded-for': ip },
+    });
+  const stored = async () => (await server.database.db.select({ n: count() }).from(feedback))[0]!.n;
+  const imageOf = async (userId: number) => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c33' } })
+      .png()
+      .toBuffer();
+    return server.ctx.uploads.store(userId, { filename: 'shot.png', mimetype: 'image/png', data: png });
+  };
+  const queue = async (status?: number) =>
+    (
+      await server.call<FeedbackAdminView[]>('GET', `/admin/api/feedback${status === undefined ? '' : `?status=${status}`}`, {
+        headers: operator,
+      })
+    ).data;
+
+  it('keeps a visitor’s feedback without a user, lines kept, for the operators', async () => {
+    const answer = await submit({ category: 'app', text: '  The chart\r\nfreezes\non rotate  ', contact: 'me@example.com' });
+    expect(answer).toMatchObject({ code: 1, msg: 'Thank you, your feedback has been sent' });
+    const item = (await queue()).find((row) => row.id === answer.data.id);
+    expect(item).toMatchObject({
+      user_id: null,
+      category: 'app',
+      text: 'The chart\nfreezes\non rotate',
+      contact: 'me@example.com',
+      upload_id: null,
+      lang: 'en',
+      status: 0,
+    });
+  });
+
+  it('keeps a signed-in user’s feedback with their own image, in their language', async () => {
+    const image = await imageOf(alice.userId);
+    const answer = await submit(
+      { category: 'cashier', text: 'Deposit took long', upload_id: image.id },
+      alice.token,
+      freshIp(),
+      'hk',
+    );
+    expect(answer.code, answer.msg).toBe(1);
+    expect(answer.msg).toBe('多謝你的意見，我們已收到');
+    const item = (await queue()).find((row) => row.id === answer.data.id);
+    expect(item).toMatchObject({ user_id: alice.userId, upload_id: image.id, lang: 'hk', contact: null });
+  });
+
+  it('refuses another user’s image, and any image from a visitor, like an unknown one, storing nothing', async () => {
+    const image = await imageOf(bob.userId);
+    const before = await stored();
+    const theirs = await submit({ category: 'other', text: 'look', upload_id: image.id }, alice.token);
+    const unknown = await submit({ category: 'other', text: 'look', upload_id: 'A'.repeat(22) }, alice.token);
+    const visitor = await submit({ category: 'other', text: 'look', upload_id: image.id });
+    for (const answer of [theirs, unknown, visitor]) expect(answer).toMatchObject({ code: 1001 });
+    expect(theirs.msg).toBe(unknown.msg);
+    expect(visitor.msg).toBe(unknown.msg);
+    expect(await stored()).toBe(before);
+  });
+
+  it('refuses bad input with a clear message and stores nothing', async () => {
+    const before = await stored();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ category: 'complaints', text: 'x' }, /choose what your feedback is about/i],
+      [{ text: 'x' }, /choose what your feedback is about/i],
+      [{ category: 'app', text: '   \n  ' }, /describe your feedback/i],
+      [{ category: 'app' }, /describe your feedback/i],
+      [{ category: 'app', text: 'a\u0000b' }, /not valid/i],
+      [{ category: 'app', text: 'tab\there' }, /not valid/i],
+      [{ category: 'app', text: 'x'.repeat(FEEDBACK_TEXT_MAX + 1) }, /2000/],
+      [{ category: 'app', text: 'x'.repeat(1_000_000) }, /2000/],
+      [{ category: 'app', text: 'ok', contact: 'a\u0007b' }, /not valid/i],
+      [{ category: 'app', text: 'ok', contact: 'c'.repeat(101) }, /long/i],
+      [{ category: ['app'], text: 'ok' }, /choose what your feedback is about/i],
+      [{ category: 'app', text: 42 }, /describe your feedback/i],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await submit(body);
+      expect(answer.code, JSON.stringify(body).slice(0, 80)).toBe(1001);
+      expect(answer.msg).toMatch(message);
+    }
+    expect(await stored()).toBe(before);
+    const longest = await submit({ category: 'suggestion', text: '字'.repeat(FEEDBACK_TEXT_MAX) });
+    expect(longest.code, longest.msg).toBe(1);
+  });
+
+  it('limits submissions per address for visitors and per session for users', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < FEEDBACK_SUBMIT_LIMIT.max; i++)
+      expect((await submit({ category: 'app', text: `n${i}` }, null, ip)).code).toBe(1);
+    const refused = await submit({ category: 'app', text: 'one more' }, null, ip);
+    expect(refused).toMatchObject({ status: 429, code: 1429 });
+    // A signed-in user behind the same address has a budget of their own.
+    expect((await submit({ category: 'app', text: 'mine' }, bob.token, ip)).code).toBe(1);
+    const session = (await createTrader(server.database.db)).token;
+    for (let i = 0; i < FEEDBACK_SUBMIT_LIMIT.max; i++)
+      expect((await submit({ category: 'app', text: `s${i}` }, session)).code).toBe(1);
+    expect(await submit({ category: 'app', text: 'again' }, session)).toMatchObject({ status: 429, code: 1429 });
+  });
+
+  it('lets operators list by status and mark handled, and nobody else', async () => {
+    const { data } = await submit({ category: 'account', text: 'Please call me' });
+    const handled = await server.call<FeedbackAdminView>('POST', `/admin/api/feedback/${data.id}/handled`, { headers: operator });
+    expect(handled).toMatchObject({ code: 1, data: { id: data.id, status: 1 } });
+    expect((await queue()).some((row) => row.id === data.id)).toBe(false);
+    expect((await queue(1)).some((row) => row.id === data.id)).toBe(true);
+    const again = await server.call<FeedbackAdminView>('POST', `/admin/api/feedback/${data.id}/handled`, { headers: operator });
+    expect(again).toMatchObject({ code: 1, data: { status: 1 } });
+
+    expect(await server.call('POST', '/admin/api/feedback/999999/handled', { headers: operator })).toMatchObject({ code: 1004 });
+    expect(await server.call('GET', '/admin/api/feedback?status=7', { headers: operator })).toMatchObject({ code: 1001 });
+    expect(await server.call('GET', '/admin/api/feedback', { token: alice.token })).toMatchObject({ code: 1003 });
+    const notOperator = await server.call('POST', `/admin/api/feedback/${data.id}/handled`, { token: alice.token });
+    expect(notOperator.code).toBe(1003);
+  });
+});

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { uploadRef } from './cashier.js';
+import { intFromInput, optionalText, pageQuery, positiveIntId, safeText } from './common.js';
+
+/** What feedback is about; the screen offers exactly these, the operators' list groups by them. */
+export const FEEDBACK_CATEGORIES = ['trading', 'cashier', 'account', 'app', 'suggestion', 'other'] as const;
+export type FeedbackCategory = (typeof FEEDBACK_CATEGORIES)[number];
+
+/** Longest feedback text, in characters (code points), so a Chinese or emoji text gets the same room. */
+export const FEEDBACK_TEXT_MAX = 2000;
+export const FEEDBACK_CONTACT_MAX = 100;
+
+/** 0 new, 1 handled by an operator. */
+export const FeedbackStatus = { new: 0, handled: 1 } as const;
+
+/** Line breaks are the only control characters a multi-line text may hold (a tab or NUL is refused). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NON_NEWLINE_CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F]/;
+
+/** A multi-line text: CRLF and CR read as LF, then any other control character is invalid input. */
+export const multilineText = (requiredKey: string, max: number) =>
+  z
+    .string({ error: requiredKey })
+    .transform((value) => value.replace(/\r\n?/g, '\n').trim())
+    .refine((value) => !NON_NEWLINE_CONTROL.test(value), { error: 'field_invalid' })
+    .refine((value) => value.length > 0, { error: requiredKey })
+    .refine((value) => [...value].length <= max, { error: 'feedback_text_too_long' });
+
+/**
+ * POST /api/feedback/submit (JSON or form; path ours, the spec's screen is a stub). `upload_id` is an
+ * image the signed-in user uploaded (its id or its link); empty means none.
+ */
+export const ZFeedbackRequest = z.object({
+  category: safeText('feedback_category_invalid').pipe(z.enum(FEEDBACK_CATEGORIES, { error: 'feedback_category_invalid' })),
+  text: multilineText('feedback_text_required', FEEDBACK_TEXT_MAX),
+  contact: optionalText(FEEDBACK_CONTACT_MAX),
+  upload_id: z.preprocess((value) => (value === '' ? undefined : value), uploadRef('upload_invalid').optional()),
+});
+export type TFeedbackRequest = z.infer<typeof ZFeedbackRequest>;
+
+/** Operator list: one status, new by default. */
+export const ZFeedbackListQuery = pageQuery.extend({
+  status: intFromInput('feedback_status_invalid')
+    .pipe(z.union([z.literal(0), z.literal(1)], { error: 'feedback_status_invalid' }))
+    .default(FeedbackStatus.new),
+});
+
+export const ZFeedbackParams = z.object({ id: positiveIntId('feedback_not_found') });
+
+export interface FeedbackSubmittedView {
+  id: number;
+}
+
+/** A feedback as operators read it; the image through the operator upload path. */
+export interface FeedbackAdminView {
+  id: number;
+  user_id: number | null;
+  category: FeedbackCategory;
+  text: string;
+  contact: string | null;
+  upload_id: string | null;
+  lang: string;
+  status: number;
+  created_at: string;
+}
