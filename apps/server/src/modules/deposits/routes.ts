@@ -1,14 +1,12 @@
 import {
   ApiPath,
   DepositStatus,
-  forbidden,
   intFromInput,
   pageQuery,
   requiredText,
   ZCashierAmount,
   ZCoinDepositRequest,
   ZDepositListQuery,
-  ZIdempotencyKey,
   ZRecordIdRequest,
   ZWireDepositRequest,
   ZWireInfoQuery,
@@ -22,27 +20,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { idempotentRequest } from '../../db/idempotency.js';
-import { requireUser, type Principal } from '../../http/auth.js';
 import { ok, parse } from '../../http/envelope.js';
 import { requireOperator } from '../../http/operator.js';
+import { idempotencyKeyOf, perSession, requestInput, requireRealUser } from '../../http/requests.js';
 import { presentCoinChannel, presentDeposit, presentWireChannel } from './present.js';
 import { DEPOSIT_PAGE_SIZE, type DepositRecord, type DepositsService } from './service.js';
-
-/**
- * Per session (many users may share an address); a request without a session counts against its
- * address. Submits are rare, so their limit is low enough that a script cannot fill the operators' queue.
- */
-const perSession = (max: number) => ({
-  config: {
-    rateLimit: {
-      max,
-      timeWindow: '1 minute',
-      hook: 'preHandler' as const,
-      keyGenerator: (request: FastifyRequest) =>
-        request.principal ? `session:${request.principal.sessionId}` : `ip:${request.ip}`,
-    },
-  },
-});
 
 export const DEPOSIT_LIMITS = { submit: perSession(20), read: perSession(120), operator: perSession(600) };
 
@@ -62,24 +44,6 @@ const ZOperatorQueueQuery = pageQuery.extend({
 });
 const ZApproveRequest = z.object({ credited_amount: ZCashierAmount.optional() });
 const ZDecisionReason = z.object({ reason: requiredText('deposit_reason_required', 200) });
-
-/** Fields of a form, a JSON body or the query: the client sends GET payloads in the query. */
-const input = (request: FastifyRequest) => ({
-  ...(request.query as Record<string, unknown>),
-  ...(typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {}),
-});
-
-const idempotencyKey = (request: FastifyRequest) => {
-  const header = request.headers['idempotency-key'];
-  return header === undefined ? undefined : parse(ZIdempotencyKey, Array.isArray(header) ? header[0] : header);
-};
-
-/** Demo accounts have no cashier (spec §5, §6). */
-function requireRealUser(request: FastifyRequest): Principal {
-  const principal = requireUser(request);
-  if (principal.isDemo) throw forbidden('demo_not_allowed');
-  return principal;
-}
 
 export function depositRoutes(deposits: DepositsService, config: Config) {
   const operatorView = (record: DepositRecord, request: FastifyRequest): OperatorDepositView => ({
@@ -114,15 +78,15 @@ export function depositRoutes(deposits: DepositsService, config: Config) {
 
     app.post(ApiPath.chargeSubmit, DEPOSIT_LIMITS.submit, async (request) => {
       const { userId } = requireRealUser(request);
-      const body = parse(ZCoinDepositRequest, input(request));
-      const outcome = await deposits.submitCoin(userId, body, idempotentRequest(idempotencyKey(request), body));
+      const body = parse(ZCoinDepositRequest, requestInput(request));
+      const outcome = await deposits.submitCoin(userId, body, idempotentRequest(idempotencyKeyOf(request), body));
       return ok<DepositView>(request, presentDeposit(outcome.deposit, request.lang), outcome.msgKey);
     });
 
     app.post(ApiPath.wireSubmit, DEPOSIT_LIMITS.submit, async (request) => {
       const { userId } = requireRealUser(request);
-      const body = parse(ZWireDepositRequest, input(request));
-      const outcome = await deposits.submitWire(userId, body, idempotentRequest(idempotencyKey(request), body));
+      const body = parse(ZWireDepositRequest, requestInput(request));
+      const outcome = await deposits.submitWire(userId, body, idempotentRequest(idempotencyKeyOf(request), body));
       return ok<DepositView>(request, presentDeposit(outcome.deposit, request.lang), outcome.msgKey);
     });
 
@@ -153,7 +117,7 @@ export function depositRoutes(deposits: DepositsService, config: Config) {
     app.post(DEPOSIT_ADMIN_PATHS.approve, DEPOSIT_LIMITS.operator, async (request) => {
       const operator = requireOperator(request, config);
       const { id } = parse(ZRecordIdRequest, request.params);
-      const { credited_amount } = parse(ZApproveRequest, input(request));
+      const { credited_amount } = parse(ZApproveRequest, requestInput(request));
       const outcome = await deposits.approve(id, operator, credited_amount);
       return ok(request, operatorView(outcome.deposit, request), outcome.msgKey);
     });
@@ -165,7 +129,7 @@ export function depositRoutes(deposits: DepositsService, config: Config) {
       app.post(path, DEPOSIT_LIMITS.operator, async (request) => {
         const operator = requireOperator(request, config);
         const { id } = parse(ZRecordIdRequest, request.params);
-        const { reason } = parse(ZDecisionReason, input(request));
+        const { reason } = parse(ZDecisionReason, requestInput(request));
         const outcome = await decide(id, operator, reason);
         return ok(request, operatorView(outcome.deposit, request), outcome.msgKey);
       });

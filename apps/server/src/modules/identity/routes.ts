@@ -1,16 +1,9 @@
-import {
-  ApiPath,
-  forbidden,
-  ZIdentityListQuery,
-  ZIdentityRejectRequest,
-  ZIdentityUserParams,
-  ZRealNameRequest,
-} from '@pipwise/domain';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiPath, ZIdentityListQuery, ZIdentityRejectRequest, ZIdentityUserParams, ZRealNameRequest } from '@pipwise/domain';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import { requireUser, type Principal } from '../../http/auth.js';
 import { ok, parse } from '../../http/envelope.js';
 import { requireOperator } from '../../http/operator.js';
+import { requireRealUser } from '../../http/requests.js';
 import type { IdentityService } from './service.js';
 
 /** Operator API of the review queue (paths ours; the back office calls them). */
@@ -20,13 +13,6 @@ export const IdentityAdminPath = {
   reject: '/admin/api/identity/:userId/reject',
   cardId: '/admin/api/identity/:userId/card_id',
 } as const;
-
-/** Demo accounts have no identity to verify (spec §5, §6). */
-function requireRealUser(request: FastifyRequest): Principal {
-  const principal = requireUser(request);
-  if (principal.isDemo) throw forbidden('demo_not_allowed');
-  return principal;
-}
 
 export function identityRoutes(identity: IdentityService, config: Config) {
   return (app: FastifyInstance) => {

@@ -4,7 +4,6 @@ import {
   pageQuery,
   toJsonNumber,
   PROFIT_DECIMALS,
-  ZIdempotencyKey,
   ZMyDealQuery,
   ZOrderIdRequest,
   ZSetStopPriceRequest,
@@ -17,6 +16,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../../http/auth.js';
 import { ok, parse } from '../../http/envelope.js';
+import { idempotencyKeyOf, perSession, requestInput } from '../../http/requests.js';
 import { translate } from '../../i18n/catalog.js';
 import type { MarketService } from '../market/api.js';
 import type { WalletService } from '../wallet/service.js';
@@ -24,36 +24,7 @@ import { formatDateTime, presentFigures, presentOrder } from './present.js';
 import { PAGE_SIZE } from './queries.js';
 import type { TradingService } from './service.js';
 
-/**
- * Per session, so many users behind one address are not throttled together; generous enough for a
- * fast trader, low enough that a script cannot flood the order book. Counted after authentication
- * (preHandler), so the key is the session's id; a request without a valid session counts against
- * its address.
- */
-const perSession = (max: number) => ({
-  config: {
-    rateLimit: {
-      max,
-      timeWindow: '1 minute',
-      hook: 'preHandler' as const,
-      keyGenerator: (request: FastifyRequest) =>
-        request.principal ? `session:${request.principal.sessionId}` : `ip:${request.ip}`,
-    },
-  },
-});
-
 export const TRADING_LIMITS = { trade: perSession(300), read: perSession(600) };
-
-/** The spec leaves the method of these forex calls open: accept GET and POST, fields in the query or the body. */
-const input = (request: FastifyRequest) => ({
-  ...(request.query as Record<string, unknown>),
-  ...(typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {}),
-});
-
-const idempotencyKey = (request: FastifyRequest) => {
-  const header = request.headers['idempotency-key'];
-  return header === undefined ? undefined : parse(ZIdempotencyKey, Array.isArray(header) ? header[0] : header);
-};
 
 export function tradingRoutes(trading: TradingService, market: MarketService, wallet: WalletService) {
   return (app: FastifyInstance) => {
@@ -64,33 +35,33 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
 
     app.post(ApiPath.submitOrder, TRADING_LIMITS.trade, async (request) => {
       const { userId } = requireUser(request);
-      const body = parse(ZSubmitOrderRequest, input(request));
-      const outcome = await trading.submit(userId, body, idempotencyKey(request));
+      const body = parse(ZSubmitOrderRequest, requestInput(request));
+      const outcome = await trading.submit(userId, body, idempotencyKeyOf(request));
       return ok(request, presentOrder(outcome.order, request.lang, market, trading), outcome.msgKey);
     });
 
     both(ApiPath.closeOrder, TRADING_LIMITS.trade, async (request) => {
       const { userId } = requireUser(request);
-      const { id } = parse(ZOrderIdRequest, input(request));
-      const outcome = await trading.close(userId, id, idempotencyKey(request));
+      const { id } = parse(ZOrderIdRequest, requestInput(request));
+      const outcome = await trading.close(userId, id, idempotencyKeyOf(request));
       return ok(request, presentOrder(outcome.order, request.lang, market, trading), outcome.msgKey);
     });
 
     both(ApiPath.cancelOrder, TRADING_LIMITS.trade, async (request) => {
       const { userId } = requireUser(request);
-      const { id } = parse(ZOrderIdRequest, input(request));
+      const { id } = parse(ZOrderIdRequest, requestInput(request));
       return ok(request, presentOrder(await trading.cancel(userId, id), request.lang, market, trading), 'order_cancelled');
     });
 
     both(ApiPath.setStopPrice, TRADING_LIMITS.trade, async (request) => {
       const { userId } = requireUser(request);
-      const body = parse(ZSetStopPriceRequest, input(request));
+      const body = parse(ZSetStopPriceRequest, requestInput(request));
       return ok(request, presentOrder(await trading.setStops(userId, body), request.lang, market, trading), 'stops_updated');
     });
 
     both(ApiPath.myDeal, TRADING_LIMITS.read, async (request) => {
       const { userId } = requireUser(request);
-      const { status, page, cursor } = parse(ZMyDealQuery, input(request));
+      const { status, page, cursor } = parse(ZMyDealQuery, requestInput(request));
       const list = await trading.list(userId, status, { page, cursor });
       return ok<OrderPageView>(request, {
         data: list.rows.map((row) => presentOrder(row, request.lang, market, trading)),

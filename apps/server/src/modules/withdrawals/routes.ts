@@ -1,6 +1,5 @@
 import {
   ApiPath,
-  forbidden,
   intFromInput,
   positiveIntId,
   requiredText,
@@ -9,7 +8,6 @@ import {
   ZDeleteDrawMethodRequest,
   ZDrawMethodQuery,
   ZDrawSymbolQuery,
-  ZIdempotencyKey,
   ZRecordIdRequest,
   ZWithdrawListQuery,
   ZWithdrawRequest,
@@ -23,29 +21,12 @@ import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { idempotentRequest } from '../../db/idempotency.js';
-import { requireUser, type Principal } from '../../http/auth.js';
 import { ok, parse } from '../../http/envelope.js';
 import { requireOperator } from '../../http/operator.js';
+import { idempotencyKeyOf, perSession, requestInput, requireRealUser } from '../../http/requests.js';
 import { formatDateTime } from '../trading/present.js';
 import { presentCurrency, presentMethod, presentWithdrawal } from './present.js';
 import { WITHDRAWAL_PAGE_SIZE, type Decision, type WithdrawalRecord, type WithdrawalsService } from './service.js';
-
-/**
- * Per session (many users may share an address); a request without a session counts against its
- * address. Requests and binds are rare, so their limit is low enough that a script cannot flood the
- * operators' queue or the owner's inbox.
- */
-const perSession = (max: number) => ({
-  config: {
-    rateLimit: {
-      max,
-      timeWindow: '1 minute',
-      hook: 'preHandler' as const,
-      keyGenerator: (request: FastifyRequest) =>
-        request.principal ? `session:${request.principal.sessionId}` : `ip:${request.ip}`,
-    },
-  },
-});
 
 export const WITHDRAWAL_LIMITS = { write: perSession(20), read: perSession(120), operator: perSession(600) };
 
@@ -66,24 +47,6 @@ const ZOperatorQueueQuery = z.object({
 const ZRecordPath = z.object({ id: positiveIntId('record_invalid') });
 const ZDecisionReason = z.object({ reason: requiredText('withdraw_reason_required', 200) });
 
-/** Fields of a form, a JSON body or the query: the client sends GET payloads in the query. */
-const input = (request: FastifyRequest) => ({
-  ...(request.query as Record<string, unknown>),
-  ...(typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {}),
-});
-
-const idempotencyKey = (request: FastifyRequest) => {
-  const header = request.headers['idempotency-key'];
-  return header === undefined ? undefined : parse(ZIdempotencyKey, Array.isArray(header) ? header[0] : header);
-};
-
-/** Demo accounts have no cashier (spec §5, §6). */
-function requireRealUser(request: FastifyRequest): Principal {
-  const principal = requireUser(request);
-  if (principal.isDemo) throw forbidden('demo_not_allowed');
-  return principal;
-}
-
 export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config, clock: Clock) {
   const operatorView = (record: WithdrawalRecord, request: FastifyRequest) => ({
     ...presentWithdrawal(record, request.lang),
@@ -101,8 +64,8 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config
 
     app.post(ApiPath.draw, WITHDRAWAL_LIMITS.write, async (request) => {
       const { userId } = requireRealUser(request);
-      const body = parse(ZWithdrawRequest, input(request));
-      const outcome = await withdrawals.withdraw(userId, body, idempotentRequest(idempotencyKey(request), body), request.lang);
+      const body = parse(ZWithdrawRequest, requestInput(request));
+      const outcome = await withdrawals.withdraw(userId, body, idempotentRequest(idempotencyKeyOf(request), body), request.lang);
       return ok<WithdrawalView>(request, presentWithdrawal(outcome.record, request.lang), outcome.msgKey);
     });
 
@@ -120,7 +83,7 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config
 
     app.post(ApiPath.drawCancel, WITHDRAWAL_LIMITS.write, async (request) => {
       const { userId } = requireRealUser(request);
-      const { id } = parse(ZRecordIdRequest, input(request));
+      const { id } = parse(ZRecordIdRequest, requestInput(request));
       return ok<WithdrawalView>(
         request,
         presentWithdrawal(await withdrawals.cancel(userId, id), request.lang),
@@ -140,7 +103,7 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config
 
     app.post(ApiPath.bindDrawMethod, WITHDRAWAL_LIMITS.write, async (request) => {
       const { userId } = requireRealUser(request);
-      const body = parse(ZBindDrawMethodRequest, input(request));
+      const body = parse(ZBindDrawMethodRequest, requestInput(request));
       const bound = await withdrawals.bind(userId, body);
       return ok<DrawMethodView>(request, presentMethod(bound, clock.now()), 'method_bound', {
         time: formatDateTime(bound.method.usableAt, request.lang),
@@ -149,7 +112,7 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config
 
     app.post(ApiPath.delDrawMethod, WITHDRAWAL_LIMITS.write, async (request) => {
       const { userId } = requireRealUser(request);
-      const { id } = parse(ZDeleteDrawMethodRequest, input(request));
+      const { id } = parse(ZDeleteDrawMethodRequest, requestInput(request));
       await withdrawals.remove(userId, id);
       return ok(request, null, 'method_deleted');
     });
@@ -167,7 +130,7 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config
     const decide = (decision: Decision, needsReason: boolean) => async (request: FastifyRequest) => {
       const operator = requireOperator(request, config);
       const { id } = parse(ZRecordPath, request.params);
-      const reason = needsReason ? parse(ZDecisionReason, input(request)).reason : null;
+      const reason = needsReason ? parse(ZDecisionReason, requestInput(request)).reason : null;
       const outcome = await withdrawals.decide(id, decision, operator, reason);
       return ok(request, operatorView(outcome.record, request), outcome.msgKey);
     };
