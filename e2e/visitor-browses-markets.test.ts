@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, hasHorizontalScroll, launchBrowser, open, phone, screenshot } from './support.js';
+import { api, baseURL, hasHorizontalScroll, launchBrowser, open, phone, screenshot } from './support.js';
 
 interface Pair {
   Id: number;
@@ -37,6 +37,9 @@ describe('a visitor browses the markets', () => {
     const inCategory = pairs.filter((pair) => pair.CategoryId === category.Id);
 
     const { context, page } = await phone(browser, 'en');
+    // The main site's search finds companies; a company's own site searches its pairs (spec §2 product).
+    const company = await api<{ data: { id: number }[] }>('/api/company/search?name=Harbor');
+    await context.addCookies([{ name: 'company_id', value: String(company.data[0]!.id), url: baseURL() }]);
     await open(page, '/');
     const markets = page.getByRole('list', { name: 'Markets' });
     await expect.poll(() => markets.getByRole('listitem').count()).toBe(pairs.length);

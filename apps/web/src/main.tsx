@@ -2,11 +2,14 @@ import 'antd-mobile/es/global';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { markDesktop } from './app/desktop';
 import { router } from './app/router';
 import { setupApp } from './app/setup';
 import { initI18n } from './i18n';
 import './styles.css';
+import './app/desktop.css';
 
+markDesktop();
 setupApp((path) => void router.navigate(path));
 
 const root = document.getElementById('root');

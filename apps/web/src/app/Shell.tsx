@@ -7,6 +7,7 @@ import { useUserInfoQuery } from '../api/queries/account';
 import { marketKeys } from '../api/queries/market';
 import { ConnectionBanner } from '../components/ConnectionBanner';
 import { PageSkeleton } from '../components/states';
+import { CompanySite } from '../features/company/CompanySite';
 import { useSession } from '../stores/session';
 import { loginPath, Paths } from './paths';
 import { TABS } from './tabs';
@@ -48,6 +49,7 @@ export function Shell() {
   return (
     <div className="app">
       <ConnectionBanner />
+      <CompanySite />
       {kept.map(({ path, Screen }) => (
         <Activity key={path} mode={path === tab?.path ? 'visible' : 'hidden'}>
           <Suspense fallback={<PageSkeleton />}>

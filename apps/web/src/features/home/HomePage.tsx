@@ -4,10 +4,12 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useTopic } from '../../api/live';
+import { useCompanyStatusQuery } from '../../api/queries/company';
 import { useCategoriesQuery, useSparklinesQuery, useTradeListQuery } from '../../api/queries/market';
 import { Paths } from '../../app/paths';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
+import { Brand } from '../company/Brand';
 import { PairRow } from './PairRow';
 
 /** The side list of languages; loaded when first opened, so the first paint carries no popup code. */
@@ -20,6 +22,8 @@ export default function HomePage() {
   const pairs = useTradeListQuery();
   const categories = useCategoriesQuery();
   const sparklines = useSparklinesQuery();
+  // The main site's search finds companies, a company's site its markets (spec §2 product).
+  const searchLabel = useCompanyStatusQuery().data?.is_main ? t('company.search') : t('home.search');
   useTopic(SocketTopic.dayMarket);
 
   const shown = (pairs.data ?? []).filter((pair) => categoryId === null || pair.CategoryId === categoryId);
@@ -27,9 +31,9 @@ export default function HomePage() {
   return (
     <Screen withTabBar>
       <header className="home-header">
-        <h1 className="brand">{t('home.title')}</h1>
+        <Brand />
         <div className="header-actions">
-          <Link to={Paths.product} className="icon-button" aria-label={t('home.search')}>
+          <Link to={Paths.product} className="icon-button" aria-label={searchLabel}>
             <SearchOutline />
           </Link>
           <button type="button" className="icon-button" aria-label={t('language.title')} onClick={() => setLanguagesOpen(true)}>

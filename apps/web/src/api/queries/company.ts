@@ -1,0 +1,48 @@
+import { CompanyPath, type CompanyPageView, type CompanyStatusView, type CompanyView } from '@pipwise/domain';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { http } from '../http';
+import { STALE_REFERENCE, STALE_SHORT } from './staleTimes';
+
+export const companyKeys = {
+  all: ['company'] as const,
+  status: () => [...companyKeys.all, 'status'] as const,
+  current: () => [...companyKeys.all, 'current'] as const,
+  search: (name: string) => [...companyKeys.all, 'search', name] as const,
+};
+
+/**
+ * The site's status (spec §6): read when the app starts; a closed site sends the browser away. Silent:
+ * the app still works as the main site when the call fails.
+ */
+export function useCompanyStatusQuery() {
+  return useQuery({
+    queryKey: companyKeys.status(),
+    queryFn: () => http.get<CompanyStatusView>(CompanyPath.status, undefined, { silent: true, initial: true }),
+    staleTime: STALE_REFERENCE,
+  });
+}
+
+/** The profile of the company the browser entered (its cookie), or of the main site. */
+export function useCompanyQuery() {
+  return useQuery({
+    queryKey: companyKeys.current(),
+    queryFn: () => http.get<CompanyView>(CompanyPath.company, undefined, { silent: true, initial: true }),
+    staleTime: STALE_REFERENCE,
+  });
+}
+
+export const nextCompanyPage = (last: CompanyPageView, pages: CompanyPageView[]) => {
+  const loaded = pages.reduce((sum, page) => sum + page.data.length, 0);
+  return last.data.length > 0 && loaded < last.total ? last.page + 1 : undefined;
+};
+
+export function useCompanySearchQuery(name: string, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: companyKeys.search(name),
+    queryFn: ({ pageParam }) => http.get<CompanyPageView>(CompanyPath.search, { page: pageParam, ...(name ? { name } : {}) }),
+    initialPageParam: 1,
+    getNextPageParam: nextCompanyPage,
+    staleTime: STALE_SHORT,
+    enabled,
+  });
+}
