@@ -34,6 +34,9 @@ export const Paths = {
 /** `/news/detail?id=7` (spec §2). */
 export const newsDetailPath = (id: number) => `${Paths.newsDetail}?id=${id}`;
 
+/** One announcement: `/mine/announcement?id=7` (the list is the same path without id). */
+export const announcementPath = (id: number) => `${Paths.announcement}?id=${id}`;
+
 /** `/mine/withdraw-way?type=1` (coin address) or `type=2` (bank account) (spec §2). */
 export const withdrawWayPath = (type: number) => `${Paths.withdrawWay}?type=${type}`;
 

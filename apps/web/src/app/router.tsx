@@ -26,6 +26,8 @@ const BankCardListPage = lazy(() =>
 );
 const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
 const HistoryPage = lazy(() => import('../features/history/HistoryPage'));
+const ComplaintEmailPage = lazy(() => import('../features/complaint/ComplaintEmailPage'));
+const AnnouncementPage = lazy(() => import('../features/notices/AnnouncementPage'));
 
 /** Hash routes (spec §2). Tab screens are drawn by the shell itself so they stay alive. */
 export const router = createHashRouter([
@@ -57,7 +59,11 @@ export const router = createHashRouter([
       {
         // Signed-in screens a demo account may open too: its ledger explains its demo balance.
         element: <SignedInOnly />,
-        children: [{ path: Paths.history, element: <HistoryPage /> }],
+        children: [
+          { path: Paths.history, element: <HistoryPage /> },
+          { path: Paths.email, element: <ComplaintEmailPage /> },
+          { path: Paths.announcement, element: <AnnouncementPage /> },
+        ],
       },
       { path: '/mine', element: <Navigate to={Paths.user} replace /> },
       { path: '*', element: <Navigate to={Paths.home} replace /> },

@@ -1,14 +1,21 @@
 import { RealNameStatus, type RealNameView } from '@pipwise/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { Dialog, List, Tag, Toast, type TagProps } from 'antd-mobile';
+import { Badge, Dialog, List, Tag, Toast, type TagProps } from 'antd-mobile';
 import {
   ArrowDownCircleOutline,
   BillOutline,
   CollectMoneyOutline,
+  EditSOutline,
   EyeInvisibleOutline,
   EyeOutline,
   GlobalOutline,
+  LockOutline,
   LoopOutline,
+  MailOutline,
+  MessageOutline,
+  SetOutline,
+  SoundOutline,
+  TeamOutline,
   UpCircleOutline,
   UserContactOutline,
   UserOutline,
@@ -18,13 +25,16 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { liveSocket } from '../../api/live';
 import { useBalanceQuery, useResetDemoMutation } from '../../api/queries/account';
+import { useBasicInfoQuery } from '../../api/queries/auth';
 import { identityKeys, useRealNameQuery } from '../../api/queries/identity';
 import { useLogoutMutation } from '../../api/queries/auth';
+import { noticeKeys, useUnreadNoticesQuery } from '../../api/queries/notices';
 import { loginPath, Paths } from '../../app/paths';
 import { Screen } from '../../components/Screen';
 import { formatMoney } from '../../i18n/format';
 import { useViewPrefs } from '../../stores/prefs';
 import { useSession } from '../../stores/session';
+import { CopyText } from '../charge/CopyText';
 
 /** The money shortcuts under the card (spec §2); the account history is open to demo accounts too. */
 const SHORTCUTS: readonly { path: string; labelKey: string; icon: ReactNode }[] = [
@@ -33,6 +43,29 @@ const SHORTCUTS: readonly { path: string; labelKey: string; icon: ReactNode }[] 
   { path: Paths.wallet, labelKey: 'user.wallet', icon: <CollectMoneyOutline /> },
   { path: Paths.history, labelKey: 'user.history', icon: <BillOutline /> },
 ];
+
+/** Screens a demo account may not open (spec §5, §6): money, identity, invite and password. */
+const BLOCKED_FOR_DEMO: ReadonlySet<string> = new Set([
+  Paths.charge,
+  Paths.withdraw,
+  Paths.wallet,
+  Paths.auth,
+  Paths.invite,
+  Paths.password,
+]);
+
+/** How the customer-service link opens (spec §6 service_link_type); any other value is the in-app chat. */
+const ServiceLinkType = { copyDialog: 2, external: 3 } as const;
+
+/** Only web links leave the app: a settings typo such as `javascript:` must never run. */
+function webLink(link: string | undefined): string | null {
+  try {
+    const url = new URL(link?.trim() ?? '');
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The real-name tile's badge: review_status 0 (never sent, or sent back with a reason), 1, 2 (spec §4). */
 function realNameBadge(view: RealNameView | undefined): { labelKey: string; color: TagProps['color'] } | null {
@@ -57,13 +90,15 @@ export default function UserPage() {
   // Demo accounts have no verification to show: the server refuses them the call.
   const realName = useRealNameQuery(Boolean(user) && !demo);
   const badge = realNameBadge(realName.data);
+  const basicInfo = useBasicInfoQuery();
+  const unread = useUnreadNoticesQuery();
 
   /**
    * A demo account hears at once that money and identity need a real account (spec §5), with the ways to
    * one; signing in to a real account then opens the screen it wanted.
    */
   const open = (path: string) => {
-    if (!demo || path === Paths.history) {
+    if (!demo || !BLOCKED_FOR_DEMO.has(path)) {
       void navigate(path);
       return;
     }
@@ -96,6 +131,28 @@ export default function UserPage() {
     });
   };
 
+  /** Customer service by service_link_type (spec §6): 2 a dialog to copy the link, 3 the link outside, else /mine/chat. */
+  const openService = () => {
+    const type = basicInfo.data?.service_link_type;
+    const link = basicInfo.data?.service_link.trim() ?? '';
+    if (type === ServiceLinkType.copyDialog) {
+      void Dialog.alert({
+        title: t('user.customer_service'),
+        content: link ? <CopyText label={t('user.service_link')} value={link} mono /> : t('user.service_unavailable'),
+        confirmText: t('common.close'),
+        closeOnMaskClick: true,
+      });
+      return;
+    }
+    if (type === ServiceLinkType.external) {
+      const url = webLink(link);
+      if (url) window.open(url, '_blank', 'noopener,noreferrer');
+      else Toast.show({ content: t('user.service_unavailable') });
+      return;
+    }
+    void navigate(Paths.chat);
+  };
+
   const confirmReset = () =>
     void Dialog.confirm({
       content: t('user.reset_demo_confirm'),
@@ -123,6 +180,7 @@ export default function UserPage() {
         client.removeQueries({ queryKey: ['account'] });
         client.removeQueries({ queryKey: ['orders'] });
         client.removeQueries({ queryKey: identityKeys.all });
+        client.removeQueries({ queryKey: noticeKeys.all });
         Toast.show({ icon: 'success', content: t('user.logged_out') });
       },
     });
@@ -190,8 +248,41 @@ export default function UserPage() {
             {t('user.reset_demo')}
           </List.Item>
         )}
+        <List.Item prefix={<TeamOutline />} onClick={() => open(Paths.invite)}>
+          {t('user.invite')}
+        </List.Item>
+        <List.Item prefix={<LockOutline />} onClick={() => open(Paths.password)}>
+          {t('user.change_password')}
+        </List.Item>
+        <List.Item prefix={<MessageOutline />} onClick={openService}>
+          {t('user.customer_service')}
+        </List.Item>
+        <List.Item prefix={<MailOutline />} onClick={() => void navigate(Paths.email)}>
+          {t('complaint.title')}
+        </List.Item>
+        <List.Item
+          prefix={<SoundOutline />}
+          extra={
+            unread.data ? (
+              <Badge
+                content={unread.data}
+                aria-label={t('announcement.unread_count', { count: unread.data })}
+                data-testid="unread-notices"
+              />
+            ) : null
+          }
+          onClick={() => void navigate(Paths.announcement)}
+        >
+          {t('announcement.title')}
+        </List.Item>
         <List.Item prefix={<GlobalOutline />} onClick={() => void navigate(Paths.language)}>
           {t('language.title')}
+        </List.Item>
+        <List.Item prefix={<SetOutline />} onClick={() => void navigate(Paths.system)}>
+          {t('user.settings')}
+        </List.Item>
+        <List.Item prefix={<EditSOutline />} onClick={() => void navigate(Paths.feedback)}>
+          {t('user.feedback')}
         </List.Item>
         <List.Item onClick={confirmLogout} className="logout-item">
           {t('user.logout')}
