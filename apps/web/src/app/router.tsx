@@ -26,6 +26,8 @@ const BankCardListPage = lazy(() =>
 );
 const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
 const HistoryPage = lazy(() => import('../features/history/HistoryPage'));
+const InvitePage = lazy(() => import('../features/invite/InvitePage'));
+const PasswordPage = lazy(() => import('../features/password/PasswordPage'));
 const ComplaintEmailPage = lazy(() => import('../features/complaint/ComplaintEmailPage'));
 const AnnouncementPage = lazy(() => import('../features/notices/AnnouncementPage'));
 
@@ -54,6 +56,8 @@ export const router = createHashRouter([
           { path: Paths.coinAddressList, element: <CoinAddressListPage /> },
           { path: Paths.bankCardList, element: <BankCardListPage /> },
           { path: Paths.wallet, element: <WalletPage /> },
+          { path: Paths.invite, element: <InvitePage /> },
+          { path: Paths.password, element: <PasswordPage /> },
         ],
       },
       {

@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** The clipboard API needs a secure context; a plain-HTTP preview falls back to a selected textarea. */
-async function copy(text: string) {
+export async function copy(text: string) {
   if (navigator.clipboard && window.isSecureContext) {
     await navigator.clipboard.writeText(text);
     return;
