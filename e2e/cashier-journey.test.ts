@@ -48,18 +48,17 @@ const WITHDRAWN = '100';
 
 const deposits = (token: string) => api<Page_<Deposit>>('/api/quickCharge/quick_ist', token);
 const withdrawals = (token: string) => api<Page_<Withdrawal>>('/api/account/draw_list', token);
-const balanceFigures = (token: string) =>
-  api<{ balance: number; lock_balance: number }>('/v1/api/main/wallet/getBalance', token);
+const balanceFigures = (token: string) => api<{ balance: number; lock_balance: number }>('/v1/api/main/wallet/getBalance', token);
 const accountFigures = (token: string) =>
   api<{ balance: number; lock_balance: number; withdrawable: number }>('/v1/api/main/account/forexDetail', token);
 
 /** A figure as shown ("1,234.56") in cents. */
 const shownCents = async (locator: Locator) => cents(Number((await locator.innerText()).replace(/[^\d.-]/g, '')));
 
-const walletFigure = (page: Page, id: string) =>
-  shownCents(page.getByRole('region', { name: 'Account funds' }).getByTestId(id));
+const walletFigure = (page: Page, id: string) => shownCents(page.getByRole('region', { name: 'Account funds' }).getByTestId(id));
 
-const withdrawOutput = (page: Page, name: string) => page.getByRole('status', { name }).or(page.locator(`output[aria-label="${name}"]`));
+const withdrawOutput = (page: Page, name: string) =>
+  page.getByRole('status', { name }).or(page.locator(`output[aria-label="${name}"]`));
 
 describe('a real user deposits, is verified and withdraws (issue 11)', () => {
   let browser: Browser;
@@ -161,7 +160,10 @@ describe('a real user deposits, is verified and withdraws (issue 11)', () => {
     const method = page.getByRole('radiogroup', { name: 'Pay out to' }).getByRole('radio', { name: new RegExp(TRC20_ADDRESS) });
     await method.waitFor();
     expect(await method.isDisabled()).toBe(true);
-    await page.getByRole('radiogroup', { name: 'Pay out to' }).getByText(/^Usable from /).waitFor();
+    await page
+      .getByRole('radiogroup', { name: 'Pay out to' })
+      .getByText(/^Usable from /)
+      .waitFor();
     await screenshot(page, 'cashier-method-cooling-down-en');
 
     await expect
@@ -179,7 +181,10 @@ describe('a real user deposits, is verified and withdraws (issue 11)', () => {
 
   it('withdraws what the screen quotes; a double tap makes one request, approved live', async () => {
     const figures = await accountFigures(account.token);
-    await page.getByRole('radiogroup', { name: 'Pay out to' }).getByRole('radio', { name: new RegExp(TRC20_ADDRESS) }).check();
+    await page
+      .getByRole('radiogroup', { name: 'Pay out to' })
+      .getByRole('radio', { name: new RegExp(TRC20_ADDRESS) })
+      .check();
     const amount = page.getByRole('spinbutton', { name: 'Amount (USD)' }).or(page.getByRole('textbox', { name: 'Amount (USD)' }));
     await expect.poll(() => withdrawOutput(page, 'Available to withdraw').innerText()).toContain('480.50');
     await page.getByRole('button', { name: 'All' }).click();
@@ -238,8 +243,14 @@ describe('a real user deposits, is verified and withdraws (issue 11)', () => {
 
   it('offline, a tap on Withdraw now sends nothing', async () => {
     await open(page, '/mine/withdraw');
-    await page.getByRole('radiogroup', { name: 'Pay out to' }).getByRole('radio', { name: new RegExp(TRC20_ADDRESS) }).check();
-    await page.getByRole('spinbutton', { name: 'Amount (USD)' }).or(page.getByRole('textbox', { name: 'Amount (USD)' })).fill('20');
+    await page
+      .getByRole('radiogroup', { name: 'Pay out to' })
+      .getByRole('radio', { name: new RegExp(TRC20_ADDRESS) })
+      .check();
+    await page
+      .getByRole('spinbutton', { name: 'Amount (USD)' })
+      .or(page.getByRole('textbox', { name: 'Amount (USD)' }))
+      .fill('20');
     const reached: string[] = [];
     page.on('requestfinished', (request) => {
       if (request.url().includes('/api/account/draw')) reached.push(request.url());
@@ -254,5 +265,13 @@ describe('a real user deposits, is verified and withdraws (issue 11)', () => {
     expect(reached).toEqual([]);
     expect((await withdrawals(account.token)).total).toBe(1);
     expect(page.url()).toMatch(/#\/mine\/withdraw$/);
+
+    // Back online, the user taps again: that tap, and only it, makes the withdrawal.
+    await page.getByRole('button', { name: 'Withdraw now' }).click();
+    await page.getByRole('list', { name: 'Withdrawal records' }).waitFor();
+    expect(reached).toHaveLength(1);
+    const after = await withdrawals(account.token);
+    expect(after.total).toBe(2);
+    expect(after.data[0]).toMatchObject({ number: 20, status: 0 });
   });
 });
