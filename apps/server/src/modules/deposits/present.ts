@@ -13,7 +13,8 @@ import {
 } from '@pipwise/domain';
 import { translate } from '../../i18n/catalog.js';
 import { formatDateTime } from '../trading/present.js';
-import { SYSTEM_ACTOR, type CashierEventRow, type DepositChannel, type DepositRecord } from './service.js';
+import type { CashierEventRow } from '../../db/cashier-events.js';
+import { SYSTEM_ACTOR, type DepositChannel, type DepositRecord } from './service.js';
 
 const amount = (value: string) => toJsonNumber(value, BALANCE_DECIMALS);
 const statusName = (status: number, lang: Language) => translate(lang, `deposit_status_${status}`);

@@ -11,12 +11,13 @@ import {
   type TCoinDepositRequest,
   type TWireDepositRequest,
 } from '@pipwise/domain';
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { IdempotencyStore, type IdempotentRequest } from '../../db/idempotency.js';
 import { rowsOf } from '../../db/rows.js';
+import { cashierTimelines, recordCashierEvent, type CashierEventRow } from '../../db/cashier-events.js';
 import { cashierEvents, depositChannels, deposits } from '../../db/schema.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { Operator } from '../../http/operator.js';
@@ -43,7 +44,6 @@ export interface DepositsDeps {
 
 export type DepositChannel = typeof depositChannels.$inferSelect;
 export type DepositRow = typeof deposits.$inferSelect;
-export type CashierEventRow = typeof cashierEvents.$inferSelect;
 export interface DepositRecord extends DepositRow {
   timeline: CashierEventRow[];
 }
@@ -304,29 +304,16 @@ export class DepositsService {
     throw existing ? conflict('deposit_already_decided') : notFound('deposit_not_found');
   }
 
-  private async event(tx: Executor, refId: number, status: number, actor: string, note: string | null, at: Date) {
-    const [event] = await tx
-      .insert(cashierEvents)
-      .values({ refType: REF_TYPE, refId, status, actor, note, createdAt: at })
-      .returning();
-    return event!;
+  private event(tx: Executor, refId: number, status: number, actor: string, note: string | null, at: Date) {
+    return recordCashierEvent(tx, REF_TYPE, refId, { status, actor, note, at });
   }
 
   private async withTimelines(executor: Executor, rows: DepositRow[]): Promise<DepositRecord[]> {
-    if (rows.length === 0) return [];
-    const events = await executor
-      .select()
-      .from(cashierEvents)
-      .where(
-        and(
-          eq(cashierEvents.refType, REF_TYPE),
-          inArray(
-            cashierEvents.refId,
-            rows.map((row) => row.id),
-          ),
-        ),
-      )
-      .orderBy(asc(cashierEvents.id));
-    return rows.map((row) => ({ ...row, timeline: events.filter((event) => event.refId === row.id) }));
+    const timelines = await cashierTimelines(
+      executor,
+      REF_TYPE,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => ({ ...row, timeline: timelines.get(row.id) ?? [] }));
   }
 }

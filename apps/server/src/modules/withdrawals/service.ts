@@ -16,11 +16,12 @@ import {
   type TWithdrawRequest,
   type WithdrawalStatusValue,
 } from '@pipwise/domain';
-import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import type { IdempotencyStore, IdempotentRequest } from '../../db/idempotency.js';
-import { cashierEvents, payoutMethods, users, withdrawals, withdrawCurrencies } from '../../db/schema.js';
+import { cashierTimelines, recordCashierEvent, type CashierEventRow } from '../../db/cashier-events.js';
+import { payoutMethods, users, withdrawals, withdrawCurrencies } from '../../db/schema.js';
 import type { Operator } from '../../http/operator.js';
 import { translate } from '../../i18n/catalog.js';
 import type { EventBus } from '../../realtime/bus.js';
@@ -33,7 +34,7 @@ import { bankAccount, coinAddress } from './destinations.js';
 export type CurrencyRow = typeof withdrawCurrencies.$inferSelect;
 export type MethodRow = typeof payoutMethods.$inferSelect;
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
-export type EventRow = typeof cashierEvents.$inferSelect;
+export type EventRow = CashierEventRow;
 
 export interface MethodRecord {
   method: MethodRow;
@@ -273,9 +274,7 @@ export class WithdrawalsService {
       .returning({ id: withdrawals.id });
     const id = created!.id;
     await this.deps.wallet.adjustLock(tx, userId, quote.amount);
-    await tx
-      .insert(cashierEvents)
-      .values({ refType: REF_TYPE, refId: id, status: WithdrawalStatus.unreviewed, actor: 'user', createdAt: now });
+    await recordCashierEvent(tx, REF_TYPE, id, { status: WithdrawalStatus.unreviewed, actor: 'user', at: now });
     return { refId: id, msgKey: 'withdraw_submitted' };
   }
 
@@ -337,7 +336,7 @@ export class WithdrawalsService {
       throw existing ? conflict('withdraw_already_decided') : notFound('withdrawal_not_found');
     }
     await this.deps.wallet.adjustLock(tx, row.userId, dec(row.amount).negated());
-    await tx.insert(cashierEvents).values({ refType: REF_TYPE, refId: id, status, actor, note, createdAt: now });
+    await recordCashierEvent(tx, REF_TYPE, id, { status, actor, note, at: now });
     return row;
   }
 
@@ -385,21 +384,12 @@ export class WithdrawalsService {
   }
 
   private async withTimelines(rows: WithdrawalRow[]): Promise<WithdrawalRecord[]> {
-    if (rows.length === 0) return [];
-    const events = await this.db
-      .select()
-      .from(cashierEvents)
-      .where(
-        and(
-          eq(cashierEvents.refType, REF_TYPE),
-          inArray(
-            cashierEvents.refId,
-            rows.map((row) => row.id),
-          ),
-        ),
-      )
-      .orderBy(asc(cashierEvents.id));
-    return rows.map((withdrawal) => ({ withdrawal, timeline: events.filter((event) => event.refId === withdrawal.id) }));
+    const timelines = await cashierTimelines(
+      this.db,
+      REF_TYPE,
+      rows.map((row) => row.id),
+    );
+    return rows.map((withdrawal) => ({ withdrawal, timeline: timelines.get(withdrawal.id) ?? [] }));
   }
 }
 
