@@ -1,17 +1,15 @@
 import { CashierType, DepositStatus, type CashierTypeValue, type DepositView } from '@pipwise/domain';
-import { InfiniteScroll, Popup, PullToRefresh, Steps, Tabs } from 'antd-mobile';
+import { Popup, Steps, Tabs } from 'antd-mobile';
 import { CloseOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useDepositsQuery } from '../../api/queries/deposits';
 import { Screen } from '../../components/Screen';
-import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
+import { PagedList } from '../../components/PagedList';
 import { formatDateTime, formatMoney } from '../../i18n/format';
 import './charge.css';
 
-/** Spec §4: pull-to-refresh closes after 500 ms. */
-const REFRESH_CLOSE_MS = 500;
 const ALL = 'all';
 
 const typeOf = (value: string | null): CashierTypeValue | undefined =>
@@ -61,44 +59,19 @@ function DepositList({ type, onOpen }: { type: CashierTypeValue | undefined; onO
   const records = useDepositsQuery(type);
   const rows = records.data?.pages.flatMap((page) => page.data) ?? [];
 
-  const refresh = async () => {
-    await Promise.all([records.refetch(), new Promise((resolve) => setTimeout(resolve, REFRESH_CLOSE_MS))]);
-  };
-
   return (
-    <PullToRefresh
-      onRefresh={refresh}
-      pullingText={t('common.pull_to_refresh')}
-      canReleaseText={t('common.release_to_refresh')}
-      refreshingText={t('common.loading')}
-      completeText={t('common.refreshed')}
-    >
-      {records.isPending ? (
-        <ListSkeleton />
-      ) : records.isError && rows.length === 0 ? (
-        <ErrorState onRetry={() => void records.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState text={t('charge.no_records')} />
-      ) : (
-        <>
-          <ul className="deposit-list" aria-label={t('charge.records')}>
-            {rows.map((record) => (
-              <li key={record.id}>
-                <DepositRow record={record} onOpen={onOpen} />
-              </li>
-            ))}
-          </ul>
-          <InfiniteScroll
-            hasMore={records.hasNextPage}
-            loadMore={async () => {
-              await records.fetchNextPage();
-            }}
-          >
-            <span className="list-end">{records.hasNextPage ? t('common.loading') : t('common.no_more')}</span>
-          </InfiniteScroll>
-        </>
+    <PagedList
+      query={records}
+      rows={rows}
+      label={t('charge.records')}
+      className="deposit-list"
+      emptyText={t('charge.no_records')}
+      renderRow={(record) => (
+        <li key={record.id}>
+          <DepositRow record={record} onOpen={onOpen} />
+        </li>
       )}
-    </PullToRefresh>
+    />
   );
 }
 

@@ -1,15 +1,11 @@
-import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { ledgerRows, useLedgerQuery } from '../../api/queries/ledger';
 import type { LedgerEntry } from '../../api/types';
 import { profitTone } from '../../components/market';
 import { Screen } from '../../components/Screen';
-import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
+import { PagedList } from '../../components/PagedList';
 import { formatMoney, formatNumber } from '../../i18n/format';
 import '../wallet/wallet.css';
-
-/** Spec §4: pull-to-refresh closes after 500 ms. */
-const REFRESH_CLOSE_MS = 500;
 
 /**
  * A label per ledger type the server writes (its `LedgerType`); a type added later reads as "Other",
@@ -31,43 +27,16 @@ export default function HistoryPage() {
   const ledger = useLedgerQuery();
   const rows = ledgerRows(ledger.data);
 
-  const refresh = async () => {
-    await Promise.all([ledger.refetch(), new Promise((resolve) => setTimeout(resolve, REFRESH_CLOSE_MS))]);
-  };
-
   return (
     <Screen title={t('history.title')} back>
-      <PullToRefresh
-        onRefresh={refresh}
-        pullingText={t('common.pull_to_refresh')}
-        canReleaseText={t('common.release_to_refresh')}
-        refreshingText={t('common.loading')}
-        completeText={t('common.refreshed')}
-      >
-        {ledger.isPending ? (
-          <ListSkeleton />
-        ) : ledger.isError && rows.length === 0 ? (
-          <ErrorState onRetry={() => void ledger.refetch()} />
-        ) : rows.length === 0 ? (
-          <EmptyState text={t('history.empty')} />
-        ) : (
-          <>
-            <ul className="ledger-list" aria-label={t('history.list')}>
-              {rows.map((entry) => (
-                <LedgerRow key={entry.Id} entry={entry} />
-              ))}
-            </ul>
-            <InfiniteScroll
-              hasMore={ledger.hasNextPage}
-              loadMore={async () => {
-                await ledger.fetchNextPage();
-              }}
-            >
-              <span className="list-end">{ledger.hasNextPage ? t('common.loading') : t('common.no_more')}</span>
-            </InfiniteScroll>
-          </>
-        )}
-      </PullToRefresh>
+      <PagedList
+        query={ledger}
+        rows={rows}
+        label={t('history.list')}
+        className="ledger-list"
+        emptyText={t('history.empty')}
+        renderRow={(entry) => <LedgerRow key={entry.Id} entry={entry} />}
+      />
     </Screen>
   );
 }

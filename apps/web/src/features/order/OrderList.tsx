@@ -1,55 +1,23 @@
-import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { neverFilled, OrderStatus, useOrdersQuery, type OrderStatusValue } from '../../api/queries/orders';
 import type { Order } from '../../api/types';
 import { profitTone } from '../../components/market';
-import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
+import { PagedList } from '../../components/PagedList';
 import { formatLots, formatNumber, formatProfit } from '../../i18n/format';
-
-/** Spec §4: pull-to-refresh closes after 500 ms. */
-const REFRESH_CLOSE_MS = 500;
 
 export function OrderList({ status, onOpen }: { status: OrderStatusValue; onOpen: (id: number) => void }) {
   const { t } = useTranslation();
   const orders = useOrdersQuery(status);
   const rows = orders.data?.pages.flatMap((page) => page.data) ?? [];
 
-  const refresh = async () => {
-    await Promise.all([orders.refetch(), new Promise((resolve) => setTimeout(resolve, REFRESH_CLOSE_MS))]);
-  };
-
   return (
-    <PullToRefresh
-      onRefresh={refresh}
-      pullingText={t('common.pull_to_refresh')}
-      canReleaseText={t('common.release_to_refresh')}
-      refreshingText={t('common.loading')}
-      completeText={t('common.refreshed')}
-    >
-      {orders.isPending ? (
-        <ListSkeleton />
-      ) : orders.isError && rows.length === 0 ? (
-        <ErrorState onRetry={() => void orders.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState />
-      ) : (
-        <>
-          <ul className="order-list" aria-label={t('order.list')}>
-            {rows.map((order) => (
-              <OrderRow key={order.Id} order={order} status={status} onOpen={onOpen} />
-            ))}
-          </ul>
-          <InfiniteScroll
-            hasMore={orders.hasNextPage}
-            loadMore={async () => {
-              await orders.fetchNextPage();
-            }}
-          >
-            <span className="list-end">{orders.hasNextPage ? t('common.loading') : t('common.no_more')}</span>
-          </InfiniteScroll>
-        </>
-      )}
-    </PullToRefresh>
+    <PagedList
+      query={orders}
+      rows={rows}
+      label={t('order.list')}
+      className="order-list"
+      renderRow={(order) => <OrderRow key={order.Id} order={order} status={status} onOpen={onOpen} />}
+    />
   );
 }
 
