@@ -1,12 +1,17 @@
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
   // Brotli and gzip twins of every asset, written once at build time; the server picks one per request
   // (@fastify/static preCompressed) so no CPU is spent compressing on the hot path.
   plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
   base: './',
+  // The version the settings screen shows: the package's, fixed into the bundle when it is built.
+  define: { __APP_VERSION__: JSON.stringify(version) },
   // Some of antd-mobile's dependencies accept only React ≤ 18, so npm hoists a React 18 beside ours;
   // one copy of React must serve the whole bundle.
   resolve: { dedupe: ['react', 'react-dom'] },

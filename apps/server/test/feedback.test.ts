@@ -78,9 +78,9 @@ describe.each(DB_KINDS)('feedback on %s', (kind) => {
   it('refuses another user’s image, and any image from a visitor, like an unknown one, storing nothing', async () => {
     const image = await imageOf(bob.userId);
     const before = await stored();
-    const theirs = await submit({ category: 'other', text: 'look', upload_id: image.id }, alice.token);
-    const unknown = await submit({ category: 'other', text: 'look', upload_id: 'A'.repeat(22) }, alice.token);
-    const visitor = await submit({ category: 'other', text: 'look', upload_id: image.id });
+    const theirs = await submit({ category: 'general', text: 'look', upload_id: image.id }, alice.token);
+    const unknown = await submit({ category: 'general', text: 'look', upload_id: 'A'.repeat(22) }, alice.token);
+    const visitor = await submit({ category: 'general', text: 'look', upload_id: image.id });
     for (const answer of [theirs, unknown, visitor]) expect(answer).toMatchObject({ code: 1001 });
     expect(theirs.msg).toBe(unknown.msg);
     expect(visitor.msg).toBe(unknown.msg);

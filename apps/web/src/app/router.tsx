@@ -26,6 +26,9 @@ const BankCardListPage = lazy(() =>
 );
 const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
 const HistoryPage = lazy(() => import('../features/history/HistoryPage'));
+const SystemPage = lazy(() => import('../features/system/SystemPage'));
+const ChatPage = lazy(() => import('../features/chat/ChatPage'));
+const FeedbackPage = lazy(() => import('../features/feedback/FeedbackPage'));
 const InvitePage = lazy(() => import('../features/invite/InvitePage'));
 const PasswordPage = lazy(() => import('../features/password/PasswordPage'));
 const ComplaintEmailPage = lazy(() => import('../features/complaint/ComplaintEmailPage'));
@@ -43,6 +46,7 @@ export const router = createHashRouter([
       { path: Paths.product, element: <ProductPage /> },
       { path: Paths.language, element: <LanguagePage /> },
       { path: Paths.newsDetail, element: <NewsDetailPage /> },
+      { path: Paths.feedback, element: <FeedbackPage /> },
       {
         // Screens that move money or identity: a real account's only (spec §5, §6).
         element: <RealAccountOnly />,
@@ -65,6 +69,8 @@ export const router = createHashRouter([
         element: <SignedInOnly />,
         children: [
           { path: Paths.history, element: <HistoryPage /> },
+          { path: Paths.system, element: <SystemPage /> },
+          { path: Paths.chat, element: <ChatPage /> },
           { path: Paths.email, element: <ComplaintEmailPage /> },
           { path: Paths.announcement, element: <AnnouncementPage /> },
         ],

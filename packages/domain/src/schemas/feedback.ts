@@ -3,7 +3,7 @@ import { uploadRef } from './cashier.js';
 import { intFromInput, optionalText, pageQuery, positiveIntId, safeText } from './common.js';
 
 /** What feedback is about; the screen offers exactly these, the operators' list groups by them. */
-export const FEEDBACK_CATEGORIES = ['trading', 'cashier', 'account', 'app', 'suggestion', 'other'] as const;
+export const FEEDBACK_CATEGORIES = ['trading', 'cashier', 'account', 'app', 'suggestion', 'general'] as const;
 export type FeedbackCategory = (typeof FEEDBACK_CATEGORIES)[number];
 
 /** Longest feedback text, in characters (code points), so a Chinese or emoji text gets the same room. */

@@ -27,6 +27,11 @@ export type Period = (typeof PERIODS)[number]['value'];
 
 const TRADE_LIST_CACHE = 'pipwise.trade_list';
 
+/** Forgets the kept trade list (the settings screen's "clear cache"); the next fetch keeps a fresh one. */
+export function forgetCachedTradeList() {
+  sessionStorage.removeItem(TRADE_LIST_CACHE);
+}
+
 /** The last trade list is kept in session storage (spec §9) so a reload paints prices at once. */
 function cachedTradeList(): TradePair[] | undefined {
   try {

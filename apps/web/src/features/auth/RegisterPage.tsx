@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useRegisterMutation } from '../../api/queries/auth';
 import { safeReturnPath } from '../../app/paths';
 import { Screen } from '../../components/Screen';
+import { PolicyNotice } from '../system/PolicyNotice';
 import { Field, TextInput } from './fields';
 import { NewPasswordFields, useVerifiedAccount } from './VerifiedAccount';
 
@@ -59,6 +60,7 @@ export default function RegisterPage() {
           {t('auth.register')}
         </Button>
       </form>
+      <PolicyNotice />
     </Screen>
   );
 }
