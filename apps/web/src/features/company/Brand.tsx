@@ -12,7 +12,9 @@ export function Brand() {
   return (
     <h1 className="brand">
       {company.data?.logo && <img className="brand-logo" src={company.data.logo} alt="" width={28} height={28} />}
-      <span className="brand-name">{name}</span>
+      <span className="brand-name" translate="no">
+        {name}
+      </span>
     </h1>
   );
 }

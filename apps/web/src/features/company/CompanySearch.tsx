@@ -50,8 +50,14 @@ function CompanyRow({ company }: { company: CompanyView }) {
           <span className="company-logo company-logo-empty" aria-hidden="true" />
         )}
         <span className="company-text">
-          <span className="company-name">{company.name}</span>
-          {company.location && <span className="company-location">{company.location}</span>}
+          <span className="company-name" translate="no">
+            {company.name}
+          </span>
+          {company.location && (
+            <span className="company-location" translate="no">
+              {company.location}
+            </span>
+          )}
         </span>
       </button>
     </li>

@@ -2,7 +2,7 @@ import { CompanyStatus } from '@pipwise/domain';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCompanyQuery, useCompanyStatusQuery } from '../../api/queries/company';
-import { safeLossUrl } from './site';
+import { renewCompanyCookie, safeLossUrl } from './site';
 import './company.css';
 
 /**
@@ -16,6 +16,8 @@ export function CompanySite() {
   const company = useCompanyQuery();
   const closed = status.data?.status === CompanyStatus.closed;
   const destination = closed ? safeLossUrl(status.data?.loss_url ?? '') : null;
+
+  useEffect(renewCompanyCookie, []);
 
   useEffect(() => {
     if (destination) window.location.replace(destination);
