@@ -21,6 +21,8 @@ interface FeedbackRow {
   contact: string | null;
 }
 
+const frameType = (frame: string) => (JSON.parse(frame) as { type?: string }).type;
+
 const settings = () => asOperator<Record<string, string>>('/admin/api/settings', {}, 'GET');
 const setSettings = (values: Record<string, string>) => asOperator('/admin/api/settings', values);
 
@@ -48,15 +50,15 @@ describe('system settings, customer service chat, feedback and the policy notice
     page.on('websocket', (socket) => socket.on('framesent', ({ payload }) => sent.push(String(payload))));
     await open(page, '/mine/system');
     await page.getByText('Our service is not provided to North Korea, Israel, China, Vanuatu, and Cuba.').waitFor();
-    await expect.poll(() => sent.some((frame) => JSON.parse(frame).type === 'login')).toBe(true);
+    await expect.poll(() => sent.some((frame) => frameType(frame) === 'login')).toBe(true);
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.waitForURL(/#\/$/);
     await page.getByText('You have logged out').waitFor();
-    expect(sent.some((frame) => JSON.parse(frame).type === 'logout')).toBe(true);
-    const session = await page.evaluate(() => JSON.parse(localStorage.getItem('pipwise.session') ?? '{}'));
-    expect(session.state).toMatchObject({ token: null, user: null });
+    expect(sent.some((frame) => frameType(frame) === 'logout')).toBe(true);
+    const session = await page.evaluate(() => localStorage.getItem('pipwise.session') ?? '{}');
+    expect((JSON.parse(session) as { state: unknown }).state).toMatchObject({ token: null, user: null });
     const info = await fetch(`${baseURL()}/api/user/info`, { headers: { lang: 'en', authorization: account.token } });
     expect(((await info.json()) as { code: number }).code).toBe(999);
     await context.close();
@@ -133,7 +135,10 @@ describe('system settings, customer service chat, feedback and the policy notice
     for (const screen of ['/mine/system', '/mine/chat', '/feedback', '/register']) {
       await open(page, screen);
       await page.waitForLoadState('networkidle');
-      if (screen !== '/mine/chat') await page.locator('.policy-notice, .feedback-form').first().waitFor();
+      await page
+        .locator(screen === '/mine/chat' ? 'iframe.chat-frame:not(.chat-frame-hidden)' : '.policy-notice, .feedback-form')
+        .first()
+        .waitFor();
       const where = `${language} ${screen}`;
       expect(await page.evaluate(() => document.documentElement.dir), where).toBe(language === 'ar' ? 'rtl' : 'ltr');
       const shown = await page.locator('body').innerText();
@@ -148,4 +153,3 @@ describe('system settings, customer service chat, feedback and the policy notice
     await context.close();
   });
 });
-
