@@ -34,6 +34,7 @@ import { Screen } from '../../components/Screen';
 import { formatMoney } from '../../i18n/format';
 import { useViewPrefs } from '../../stores/prefs';
 import { useSession } from '../../stores/session';
+import '../charge/charge.css';
 import { CopyText } from '../charge/CopyText';
 
 /** The money shortcuts under the card (spec §2); the account history is open to demo accounts too. */
