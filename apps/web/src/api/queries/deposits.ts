@@ -11,6 +11,7 @@ import {
 } from '@pipwise/domain';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, outcomeUnknown, toastFailure } from '../http';
+import { refusedOffline } from '../offline';
 import { IntentKeys } from '../intent';
 import { accountKeys } from './account';
 import { STALE_SHORT } from './staleTimes';
@@ -120,6 +121,7 @@ export function useSubmitDepositMutation() {
     sending: mutation.isPending,
     /** Sends the deposit, unless this form's previous one is still on its way (a double tap). */
     submit(deposit: DepositSubmission, onDone: (record: DepositView) => void) {
+      if (refusedOffline()) return;
       const key = intents.begin(slotOf(deposit), deposit.request);
       if (key) mutation.mutate({ deposit, key }, { onSuccess: onDone });
     },

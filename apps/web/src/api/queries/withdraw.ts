@@ -9,6 +9,7 @@ import {
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../http';
 import { IntentKeys } from '../intent';
+import { refusedOffline } from '../offline';
 import { accountKeys } from './account';
 import { orderMutationDefaults } from './orders';
 import { STALE_REFERENCE, STALE_SHORT } from './staleTimes';
@@ -96,6 +97,7 @@ export function useWithdrawMutation() {
   return {
     sending: mutation.isPending,
     submit(request: WithdrawRequest, onDone: (withdrawal: WithdrawalView) => void) {
+      if (refusedOffline()) return;
       const key = intents.begin(WITHDRAW_FORM, request);
       if (key) mutation.mutate({ request, key }, { onSuccess: onDone });
     },
