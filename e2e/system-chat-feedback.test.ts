@@ -77,7 +77,7 @@ describe('system settings, customer service chat, feedback and the policy notice
     await context.close();
   });
 
-  it('embeds the customer-service page, and says so when there is no link', async () => {
+  it('embeds the customer-service page, and says so when it is refused or there is no link', async () => {
     const link = `${baseURL()}/icons/icon-192.png`;
     await setSettings({ service_link: link, service_link_type: '1' });
     const { context, page } = await phone(browser, 'en');
@@ -90,6 +90,13 @@ describe('system settings, customer service chat, feedback and the policy notice
     await page.locator('iframe.chat-frame:not(.chat-frame-hidden)').waitFor();
     expect(await frame.getAttribute('sandbox')).not.toContain('allow-same-origin');
     await screenshot(page, 'chat-embedded-en');
+
+    // Plain http is not a frame source the app's Content-Security-Policy allows: the browser refuses it.
+    await setSettings({ service_link: 'http://chat.example.invalid/desk' });
+    await page.reload();
+    await page.getByText('The customer service page cannot be shown in the app.').waitFor();
+    await page.locator('.chat-error').getByRole('button', { name: 'Open in browser' }).waitFor();
+    await screenshot(page, 'chat-refused-en');
 
     await setSettings({ service_link: '' });
     await page.reload();
