@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useBasicInfoQuery } from '../../api/queries/auth';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
-import '../charge/charge.css';
 import { CopyText } from '../charge/CopyText';
 
 /** The complaint e-mail address (spec §2 email), from getBasicInfo's complaint_email. */

@@ -4,9 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { liveSocket } from '../../api/live';
 import { useLogoutMutation } from '../../api/queries/auth';
-import { identityKeys } from '../../api/queries/identity';
+import { authKeys } from '../../api/queries/auth';
+import { companyKeys } from '../../api/queries/company';
+import { contentKeys } from '../../api/queries/content';
+import { marketKeys } from '../../api/queries/market';
 import { Paths } from '../../app/paths';
 import { useSession } from '../../stores/session';
+
+/** Query roots that hold what every visitor sees (markets, news, companies, reference data). */
+const PUBLIC_QUERY_ROOTS = new Set<unknown>([marketKeys.all[0], contentKeys.all[0], companyKeys.all[0], authKeys.all[0]]);
 
 /**
  * Logout with its confirmation (spec §4, §5): the server ends the session, the socket is told, the user is
@@ -31,9 +37,9 @@ export function useLogout() {
         // one drawn, the shell would send the visitor to the login screen instead.
         await navigate(Paths.home, { replace: true, flushSync: true });
         useSession.getState().signOut();
-        client.removeQueries({ queryKey: ['account'] });
-        client.removeQueries({ queryKey: ['orders'] });
-        client.removeQueries({ queryKey: identityKeys.all });
+        // Everything fetched for this user goes (orders, money, records, identity…), so the next person
+        // signing in on this phone never glimpses it; only what every visitor sees is kept.
+        client.removeQueries({ predicate: (query) => !PUBLIC_QUERY_ROOTS.has(query.queryKey[0]) });
         Toast.show({ icon: 'success', content: t('user.logged_out') });
       },
     });

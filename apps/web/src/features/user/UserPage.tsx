@@ -1,5 +1,4 @@
 import { RealNameStatus, type RealNameView } from '@pipwise/domain';
-import { useQueryClient } from '@tanstack/react-query';
 import { Badge, Dialog, List, Tag, Toast, type TagProps } from 'antd-mobile';
 import {
   ArrowDownCircleOutline,
@@ -23,19 +22,17 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { liveSocket } from '../../api/live';
 import { useBalanceQuery, useResetDemoMutation } from '../../api/queries/account';
 import { useBasicInfoQuery } from '../../api/queries/auth';
-import { identityKeys, useRealNameQuery } from '../../api/queries/identity';
-import { useLogoutMutation } from '../../api/queries/auth';
-import { noticeKeys, useUnreadNoticesQuery } from '../../api/queries/notices';
+import { useRealNameQuery } from '../../api/queries/identity';
+import { useUnreadNoticesQuery } from '../../api/queries/notices';
 import { loginPath, Paths } from '../../app/paths';
 import { Screen } from '../../components/Screen';
 import { formatMoney } from '../../i18n/format';
 import { useViewPrefs } from '../../stores/prefs';
 import { useSession } from '../../stores/session';
-import '../charge/charge.css';
 import { CopyText } from '../charge/CopyText';
+import { useLogout } from '../system/useLogout';
 
 /** The money shortcuts under the card (spec §2); the account history is open to demo accounts too. */
 const SHORTCUTS: readonly { path: string; labelKey: string; icon: ReactNode }[] = [
@@ -81,12 +78,10 @@ function realNameBadge(view: RealNameView | undefined): { labelKey: string; colo
 export default function UserPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const user = useSession((state) => state.user);
   const balance = useBalanceQuery();
   const { balanceVisible, toggleBalance } = useViewPrefs();
   const resetDemo = useResetDemoMutation();
-  const logout = useLogoutMutation();
   const demo = user?.is_demo === 1;
   // Demo accounts have no verification to show: the server refuses them the call.
   const realName = useRealNameQuery(Boolean(user) && !demo);
@@ -165,26 +160,7 @@ export default function UserPage() {
       },
     });
 
-  const confirmLogout = () =>
-    void Dialog.confirm({
-      content: t('user.logout_confirm'),
-      confirmText: t('common.confirm'),
-      cancelText: t('common.cancel'),
-      onConfirm: async () => {
-        // The server ends the session; whatever it answers, this device forgets it.
-        await logout.mutateAsync().catch(() => undefined);
-        liveSocket.logout();
-        // Home first, drawn at once (spec §4): signed out while this screen, which needs a session, is still
-        // the one drawn, the shell would send the visitor to the login screen instead.
-        await navigate(Paths.home, { replace: true, flushSync: true });
-        useSession.getState().signOut();
-        client.removeQueries({ queryKey: ['account'] });
-        client.removeQueries({ queryKey: ['orders'] });
-        client.removeQueries({ queryKey: identityKeys.all });
-        client.removeQueries({ queryKey: noticeKeys.all });
-        Toast.show({ icon: 'success', content: t('user.logged_out') });
-      },
-    });
+  const confirmLogout = useLogout();
 
   return (
     <Screen withTabBar>
