@@ -68,13 +68,13 @@ function InviteCard({ code, invited }: { code: string; invited: number }) {
       <dl className="invite-facts">
         <div className="invite-fact">
           <dt>{t('invite.code')}</dt>
-          <dd className="invite-code">
+          <dd className="invite-code" translate="no">
             <bdi>{code}</bdi>
           </dd>
         </div>
         <div className="invite-fact">
           <dt id={countLabel}>{t('invite.registered')}</dt>
-          <dd className="invite-count" aria-labelledby={countLabel}>
+          <dd className="invite-count" aria-labelledby={countLabel} data-testid="invite-count">
             {formatNumber(invited, 0)}
           </dd>
         </div>
@@ -84,7 +84,14 @@ function InviteCard({ code, invited }: { code: string; invited: number }) {
           {t('invite.link')}
         </span>
         {/* A URL reads left to right on an Arabic page too. */}
-        <bdi className="invite-link-value" dir="ltr" role="textbox" aria-readonly="true" aria-labelledby={linkLabel}>
+        <bdi
+          className="invite-link-value"
+          dir="ltr"
+          translate="no"
+          role="textbox"
+          aria-readonly="true"
+          aria-labelledby={linkLabel}
+        >
           {link}
         </bdi>
       </div>

@@ -79,7 +79,10 @@ export default function PasswordPage() {
         }}
       >
         <p className="password-destination">
-          {t(kind === AccountType.email ? 'password.code_to_email' : 'password.code_to_phone')} <bdi dir="ltr">{destination}</bdi>
+          {t(kind === AccountType.email ? 'password.code_to_email' : 'password.code_to_phone')}{' '}
+          <bdi dir="ltr" translate="no">
+            {destination}
+          </bdi>
         </p>
         <CaptchaField value={captcha} onChange={setCaptcha} />
         <Field label={t('auth.code')} error={errors.code} extra={<CodeButton onSend={send} />}>
