@@ -206,7 +206,8 @@ describe('invite and password screens', () => {
       for (const screen of ['/mine/invite', '/mine/password']) {
         await open(page, screen);
         await page.waitForLoadState('networkidle');
-        if (screen === '/mine/invite') await page.getByTestId('invite-count').waitFor();
+        // The screen itself, not the loading placeholder of its lazily loaded code.
+        await page.locator(screen === '/mine/invite' ? '[data-testid="invite-count"]' : '.password-form').waitFor();
         const where = `${language} ${screen}`;
         expect(await page.evaluate(() => document.documentElement.dir), where).toBe(language === 'ar' ? 'rtl' : 'ltr');
         const text = await page.locator('body').innerText();
