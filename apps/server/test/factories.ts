@@ -109,7 +109,10 @@ export async function expectLedgerInvariants(db: Db) {
        OR (w.status = 1 AND (l.amount <> -(w.amount - w.fee) OR COALESCE(f.amount, 0) <> -w.fee))
        OR (w.status <> 1 AND f.id IS NOT NULL)`,
   );
-  expect(cashier, 'finished deposits credited their credited amount, completed withdrawals debited amount and fee, others nothing').toEqual([]);
+  expect(
+    cashier,
+    'finished deposits credited their credited amount, completed withdrawals debited amount and fee, others nothing',
+  ).toEqual([]);
 
   const twice = await rowsOf(
     db,
