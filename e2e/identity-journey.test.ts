@@ -82,6 +82,10 @@ describe('a user verifies their identity', () => {
 
     await fillAndSubmit(page, 'Chan Tai Man', 'A123 4567');
     await page.getByRole('heading', { name: 'Under review' }).waitFor();
+    await open(page, '/user');
+    await expect.poll(() => page.getByTestId('real-name-status').innerText()).toBe('Under review');
+    await open(page, '/mine/auth');
+    await page.getByRole('heading', { name: 'Under review' }).waitFor();
     await page.getByText('****4567').waitFor();
     await screenshot(page, 'identity-under-review-en');
 
@@ -102,6 +106,9 @@ describe('a user verifies their identity', () => {
     const center = await api<{ review_status: number; card_id: string }>('/api/user_real/center', account.token);
     expect(center).toMatchObject({ review_status: 2, card_id: '****4567' });
     await screenshot(page, 'identity-verified-en');
+    // The user center's badge says the same.
+    await open(page, '/user');
+    await expect.poll(() => page.getByTestId('real-name-status').innerText()).toBe('Verified');
     await context.close();
 
     for (const language of ['hk', 'ar']) {
