@@ -48,6 +48,9 @@ export async function startServer(place: ServerPlace) {
       REDIS_URL: '',
       SMTP_URL: '',
       OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
+      // Each simulated person comes from their own address (X-Forwarded-For, see support.ts), as real users
+      // do: the per-address limits on codes and registration then count one person, not the whole suite.
+      TRUST_PROXY: 'true',
     },
     stdio: ['ignore', log, log],
   });

@@ -16,8 +16,18 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** A phone-sized page (390×844) in the given language, with a fresh storage. */
+/**
+ * A client address of its own for one simulated person or device: random in 10.0.0.0/8, so files (each
+ * with its own module state) do not hand out the same addresses within a rate-limit window.
+ */
+export function freshAddress(): string {
+  const octet = () => 1 + Math.floor(Math.random() * 254);
+  return `10.${octet()}.${octet()}.${octet()}`;
+}
+
 export async function phone(browser: Browser, language = 'en'): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
+    extraHTTPHeaders: { 'x-forwarded-for': freshAddress() },
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 2,
     isMobile: true,
@@ -54,6 +64,7 @@ export async function api<T>(route: string, token?: string, init: { method?: str
     method: init.method ?? 'GET',
     headers: {
       lang: 'en',
+      'x-forwarded-for': freshAddress(),
       ...(token ? { authorization: token } : {}),
       ...(init.body ? { 'content-type': 'application/json' } : {}),
     },

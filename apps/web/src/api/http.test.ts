@@ -38,6 +38,7 @@ describe('API client', () => {
         spinner.push(`toast ${message}`);
       },
       networkErrorMessage: (code) => `network ${code}`,
+      offlineMessage: () => 'offline',
       pricesNotLive: () => notLive,
       showLoading: () => {
         spinner.push('open');

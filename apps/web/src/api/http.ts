@@ -60,6 +60,8 @@ export interface ApiEnvironment {
   onNotLoggedIn: () => void;
   toast: (message: string) => void;
   networkErrorMessage: (code: string) => string;
+  /** Said when a money request is tapped while the browser is offline. */
+  offlineMessage: () => string;
   /** Why the prices on screen are not live (offline, live feed down), or null while they are. */
   pricesNotLive: () => string | null;
   showLoading: () => () => void;
@@ -75,6 +77,17 @@ export function configureApi(environment: ApiEnvironment) {
 function environment(): ApiEnvironment {
   if (!env) throw new Error('configureApi() was not called');
   return env;
+}
+
+/**
+ * A money request is not sent while the browser is offline: the user hears so at once, instead of after
+ * resends that all fail, and nothing is queued to leave later without them. True when refused.
+ */
+export function refusedOffline(): boolean {
+  if (typeof navigator === 'undefined' || navigator.onLine) return false;
+  const api = environment();
+  api.toast(api.offlineMessage());
+  return true;
 }
 
 function queryString(query: Query): string {

@@ -59,6 +59,7 @@ export function setupApp(navigate: (path: string) => void) {
       void toast().then((Toast) => Toast.show({ content: message }));
     },
     networkErrorMessage: (code) => i18n.t('common.network_error', { code }),
+    offlineMessage: () => i18n.t('common.offline_not_sent'),
     pricesNotLive: () => (feedState() === 'live' ? null : i18n.t('common.prices_not_live')),
     showLoading: () => {
       loadingCount += 1;

@@ -39,6 +39,7 @@ describe('deposit calls', () => {
       onNotLoggedIn: () => undefined,
       toast: (message) => toasts.push(message),
       networkErrorMessage: (code) => `network ${code}`,
+      offlineMessage: () => 'offline',
       pricesNotLive: () => 'not live',
       showLoading: () => () => undefined,
       fetch: (input, init) => {

@@ -10,8 +10,7 @@ import {
   type WireChannelView,
 } from '@pipwise/domain';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http, outcomeUnknown, toastFailure } from '../http';
-import { refusedOffline } from '../offline';
+import { http, outcomeUnknown, refusedOffline, toastFailure } from '../http';
 import { IntentKeys } from '../intent';
 import { accountKeys } from './account';
 import { STALE_SHORT } from './staleTimes';

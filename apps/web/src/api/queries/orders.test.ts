@@ -24,6 +24,7 @@ describe('submitting an order', () => {
       onNotLoggedIn: () => undefined,
       toast: (message) => toasts.push(message),
       networkErrorMessage: (code) => `network ${code}`,
+      offlineMessage: () => 'offline',
       pricesNotLive: () => notLive,
       showLoading: () => () => undefined,
       fetch: (_input, init) => {

@@ -7,9 +7,8 @@ import {
   type WithdrawCurrencyView,
 } from '@pipwise/domain';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../http';
+import { http, refusedOffline } from '../http';
 import { IntentKeys } from '../intent';
-import { refusedOffline } from '../offline';
 import { accountKeys } from './account';
 import { orderMutationDefaults } from './orders';
 import { STALE_REFERENCE, STALE_SHORT } from './staleTimes';
