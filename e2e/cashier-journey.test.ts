@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asOperator, proofImage, registerRealUser, setSetting, signInAs, verifyIdentity, type RealAccount } from './cashier.js';
-import { api, cents, launchBrowser, open, phone, screenshot } from './support.js';
+import { asOperator, proofImage, setSetting, verifyIdentity } from './cashier.js';
+import { api, cents, launchBrowser, open, phone, screenshot, registerRealUser, signInAs, type RealAccount } from './support.js';
 
 /*
  * Issue 11, "must show": a real user deposits by bank wire with a proof, an operator credits it, the user

@@ -1,6 +1,5 @@
-import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { api, baseURL, emailedCode } from './support.js';
+import { api, baseURL, type RealAccount } from './support.js';
 import { E2E_OPERATOR_TOKEN } from './server-process.js';
 
 /*
@@ -76,30 +75,6 @@ export async function fundThroughDeposit(token: string, amount: string): Promise
     body: { number: amount, proofImg: proof.id, wire_id: channel.id },
   });
   await asOperator(`/admin/api/deposits/${deposit.id}/approve`);
-}
-
-export interface RealAccount {
-  token: string;
-  user: { id: number };
-}
-
-/** A real account made through the API (registration has its own journey). */
-export async function registerRealUser(prefix: string): Promise<RealAccount> {
-  const email = `${prefix}-${process.pid}-${Date.now()}@example.com`;
-  await api('/api/notify/send_email', undefined, { method: 'POST', body: { to: email, type: 1 } });
-  const code = await emailedCode(email);
-  return api<RealAccount>('/api/user/register', undefined, {
-    method: 'POST',
-    body: { type: 1, account: email, password: 'Winning2026', re_password: 'Winning2026', sms_code: code },
-  });
-}
-
-/** Opens the app already signed in as `account` (the sign-in screens have their own journeys). */
-export async function signInAs(page: Page, account: RealAccount) {
-  await page.addInitScript(
-    (saved) => localStorage.setItem('pipwise.session', saved),
-    JSON.stringify({ state: { token: account.token, user: account.user, demo: null }, version: 0 }),
-  );
 }
 
 /** Identity verified as the product does it: the user submits both sides of an ID, an operator approves. */

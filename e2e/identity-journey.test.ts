@@ -1,34 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_OPERATOR_TOKEN } from './server-process.js';
-import { api, baseURL, emailedCode, hasHorizontalScroll, launchBrowser, open, phone, screenshot } from './support.js';
-
-interface Registered {
-  token: string;
-  user: { id: number };
-}
-
-/** A real account made through the API (registration has its own journey). */
-async function register(): Promise<Registered> {
-  const email = `identity-${process.pid}-${Date.now()}@example.com`;
-  await api('/api/notify/send_email', undefined, { method: 'POST', body: { to: email, type: 1 } });
-  const code = await emailedCode(email);
-  return api<Registered>('/api/user/register', undefined, {
-    method: 'POST',
-    body: { type: 1, account: email, password: 'Winning2026', re_password: 'Winning2026', sms_code: code },
-  });
-}
+import { asOperator } from './cashier.js';
+import { api, hasHorizontalScroll, launchBrowser, open, phone, screenshot, registerRealUser, signInAs } from './support.js';
 
 /** An operator's decision through the operator API, as the back office will make it. */
-async function decide(userId: number, action: 'approve' | 'reject', body: Record<string, string> = {}) {
-  const response = await fetch(`${baseURL()}/admin/api/identity/${userId}/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-operator-token': E2E_OPERATOR_TOKEN, 'x-operator-name': 'e2e' },
-    body: JSON.stringify(body),
-  });
-  expect(((await response.json()) as { code: number }).code).toBe(1);
-}
+const decide = (userId: number, action: 'approve' | 'reject', body: Record<string, string> = {}) =>
+  asOperator(`/admin/api/identity/${userId}/${action}`, body);
 
 const photo = async (red: number) => ({
   name: `side-${red}.png`,
@@ -37,13 +15,6 @@ const photo = async (red: number) => ({
     .png()
     .toBuffer(),
 });
-
-async function signIn(page: Page, account: Registered) {
-  await page.addInitScript(
-    (saved) => localStorage.setItem('pipwise.session', saved),
-    JSON.stringify({ state: { token: account.token, user: account.user, demo: null }, version: 0 }),
-  );
-}
 
 async function fillAndSubmit(page: Page, name: string, cardId: string) {
   await page.getByRole('textbox', { name: 'Real name' }).fill(name);
@@ -67,9 +38,9 @@ describe('a user verifies their identity', () => {
   });
 
   it('submits two images, is sent back with a reason, resubmits, and is verified', async () => {
-    const account = await register();
+    const account = await registerRealUser('identity');
     const { context, page } = await phone(browser, 'en');
-    await signIn(page, account);
+    await signInAs(page, account);
 
     await open(page, '/mine/auth');
     await page.getByRole('button', { name: 'Submit for review' }).click();
@@ -113,7 +84,7 @@ describe('a user verifies their identity', () => {
 
     for (const language of ['hk', 'ar']) {
       const shown = await phone(browser, language);
-      await signIn(shown.page, account);
+      await signInAs(shown.page, account);
       await open(shown.page, '/mine/auth');
       await shown.page.locator('.identity-status').waitFor();
       const text = await shown.page.locator('body').innerText();

@@ -2,34 +2,22 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, baseURL, emailedCode, hasHorizontalScroll, launchBrowser, open, phone, screenshot } from './support.js';
+import {
+  api,
+  baseURL,
+  emailedCode,
+  hasHorizontalScroll,
+  launchBrowser,
+  open,
+  phone,
+  screenshot,
+  registerRealUser,
+  signInAs,
+  type RealAccount,
+  E2E_PASSWORD,
+} from './support.js';
 
-interface Registered {
-  token: string;
-  user: { id: number; email: string; invite_code: string };
-}
-
-const PASSWORD = 'Winning2026';
 const NEW_PASSWORD = 'Brighter2027';
-let emailCounter = 0;
-
-/** A real account made through the API (registration through the screen is the invitee's part). */
-async function register(name: string): Promise<Registered> {
-  const email = `${name}-${process.pid}-${Date.now()}-${++emailCounter}@example.com`;
-  await api('/api/notify/send_email', undefined, { method: 'POST', body: { to: email, type: 1 } });
-  const code = await emailedCode(email);
-  return api<Registered>('/api/user/register', undefined, {
-    method: 'POST',
-    body: { type: 1, account: email, password: PASSWORD, re_password: PASSWORD, sms_code: code },
-  });
-}
-
-async function signIn(page: Page, account: Registered) {
-  await page.addInitScript(
-    (saved) => localStorage.setItem('pipwise.session', saved),
-    JSON.stringify({ state: { token: account.token, user: account.user, demo: null }, version: 0 }),
-  );
-}
 
 const loginAnswer = async (account: string, password: string) => {
   const response = await fetch(`${baseURL()}/api/user/loginForU`, {
@@ -71,13 +59,13 @@ describe('invite and password screens', () => {
   let browser: Browser;
 
   /**
-   * Registered first: its registration code went to the address the password code goes to, and a code
+   * RealAccount first: its registration code went to the address the password code goes to, and a code
    * is sent to one address at most once a minute, so that minute passes while the invite test runs.
    */
-  let changer: Promise<Registered>;
+  let changer: Promise<RealAccount>;
 
   beforeAll(async () => {
-    changer = register('changer');
+    changer = registerRealUser('changer');
     browser = await launchBrowser();
     await changer;
   });
@@ -87,7 +75,7 @@ describe('invite and password screens', () => {
   });
 
   it('the inviter copies and shares the link, a friend registers through it, and the count goes up', async () => {
-    const inviter = await register('inviter');
+    const inviter = await registerRealUser('inviter');
     const link = `${baseURL()}/#/register?invite_code=${inviter.user.invite_code}`;
     const { context, page } = await phone(browser, 'en');
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL() });
@@ -101,7 +89,7 @@ describe('invite and password screens', () => {
         },
       });
     });
-    await signIn(page, inviter);
+    await signInAs(page, inviter);
 
     await open(page, '/mine/invite');
     await expect.poll(() => page.getByTestId('invite-count').innerText()).toBe('0');
@@ -124,8 +112,8 @@ describe('invite and password screens', () => {
     await friend.page.getByRole('button', { name: 'Send code' }).click();
     await expect.poll(() => friend.page.getByRole('button', { name: /Resend in/ }).count()).toBe(1);
     await friend.page.getByRole('textbox', { name: 'Verification code' }).fill(await emailedCode(friendEmail));
-    await friend.page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-    await friend.page.getByRole('textbox', { name: 'Confirm password' }).fill(PASSWORD);
+    await friend.page.getByRole('textbox', { name: 'Password', exact: true }).fill(E2E_PASSWORD);
+    await friend.page.getByRole('textbox', { name: 'Confirm password' }).fill(E2E_PASSWORD);
     await friend.page.getByRole('button', { name: 'Register' }).click();
     await friend.page.waitForURL((url) => !url.hash.startsWith('#/register'));
     await friend.context.close();
@@ -143,10 +131,10 @@ describe('invite and password screens', () => {
       const user = await changer;
       const otherDevice = await api<{ token: string }>('/api/user/loginForU', undefined, {
         method: 'POST',
-        body: { account: user.user.email, password: PASSWORD, login_type: '1' },
+        body: { account: user.user.email, password: E2E_PASSWORD, login_type: '1' },
       });
       const { context, page } = await phone(browser, 'en');
-      await signIn(page, user);
+      await signInAs(page, user);
       await open(page, '/mine/password');
       await page.getByText(user.user.email).waitFor();
 
@@ -178,12 +166,12 @@ describe('invite and password screens', () => {
       // This session stays; the other device's ends; the old password no longer opens the account.
       expect((await api<{ id: number }>('/api/user/info', user.token)).id).toBe(user.user.id);
       await expect(api('/api/user/info', otherDevice.token)).rejects.toThrow();
-      expect(await loginAnswer(user.user.email, PASSWORD)).toMatchObject({ msg: 'Incorrect account or password' });
+      expect(await loginAnswer(user.user.email, E2E_PASSWORD)).toMatchObject({ msg: 'Incorrect account or password' });
 
       const fresh = await phone(browser, 'en');
       await open(fresh.page, '/login');
       await fresh.page.getByRole('textbox', { name: 'Email or phone' }).fill(user.user.email);
-      await fresh.page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+      await fresh.page.getByRole('textbox', { name: 'Password', exact: true }).fill(E2E_PASSWORD);
       await fresh.page.getByRole('button', { name: 'Log in', exact: true }).click();
       await fresh.page.getByText('Incorrect account or password').waitFor();
       await fresh.page.getByRole('textbox', { name: 'Password', exact: true }).fill(NEW_PASSWORD);
@@ -195,9 +183,9 @@ describe('invite and password screens', () => {
   );
 
   it('a demo account is shown the real-account message on both screens', async () => {
-    const demo = await api<{ token: string; user: Registered['user'] }>('/api/user/createAccountDemoForU');
+    const demo = await api<{ token: string; user: RealAccount['user'] }>('/api/user/createAccountDemoForU');
     const { context, page } = await phone(browser, 'en');
-    await signIn(page, demo);
+    await signInAs(page, demo);
     for (const screen of ['/mine/invite', '/mine/password']) {
       await open(page, screen);
       await page.getByText('Please register or log in to a real account').waitFor();
@@ -208,9 +196,9 @@ describe('invite and password screens', () => {
   it.each(['en', 'hk', 'ar'])(
     '%s: both screens without raw keys, in the reading direction, with full tap targets',
     async (language) => {
-      const user = await register(`screens-${language}`);
+      const user = await registerRealUser(`screens-${language}`);
       const { context, page } = await phone(browser, language);
-      await signIn(page, user);
+      await signInAs(page, user);
       for (const screen of ['/mine/invite', '/mine/password']) {
         await open(page, screen);
         await page.waitForLoadState('networkidle');

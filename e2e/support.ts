@@ -150,3 +150,33 @@ export const balanceOf = async (token: string) =>
 
 /** Money in cents, so sums of 2-decimal amounts compare exactly. */
 export const cents = (value: number) => Math.round(value * 100);
+
+/** The password every e2e account is registered with. */
+export const E2E_PASSWORD = 'Winning2026';
+
+export interface RealAccount {
+  token: string;
+  user: { id: number; email: string; invite_code: string; is_demo: number };
+}
+
+let registered = 0;
+
+/** A real account made through the API (registration through the screens has its own journeys). */
+export async function registerRealUser(prefix: string): Promise<RealAccount> {
+  registered += 1;
+  const email = `${prefix}-${process.pid}-${Date.now()}-${registered}@example.com`;
+  await api('/api/notify/send_email', undefined, { method: 'POST', body: { to: email, type: 1 } });
+  const code = await emailedCode(email);
+  return api<RealAccount>('/api/user/register', undefined, {
+    method: 'POST',
+    body: { type: 1, account: email, password: E2E_PASSWORD, re_password: E2E_PASSWORD, sms_code: code },
+  });
+}
+
+/** Opens the app already signed in as `account` (the sign-in screens have their own journeys). */
+export async function signInAs(page: Page, account: { token: string; user: unknown }) {
+  await page.addInitScript(
+    (saved) => localStorage.setItem('pipwise.session', saved),
+    JSON.stringify({ state: { token: account.token, user: account.user, demo: null }, version: 0 }),
+  );
+}

@@ -2,8 +2,19 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asOperator, registerRealUser, setSetting, signInAs, type RealAccount } from './cashier.js';
-import { api, baseURL, hasHorizontalScroll, launchBrowser, open, phone, screenshot } from './support.js';
+import { asOperator, setSetting } from './cashier.js';
+import {
+  api,
+  baseURL,
+  hasHorizontalScroll,
+  launchBrowser,
+  open,
+  phone,
+  screenshot,
+  registerRealUser,
+  signInAs,
+  type RealAccount,
+} from './support.js';
 
 const english = JSON.parse(
   readFileSync(path.resolve(import.meta.dirname, '../apps/web/src/i18n/locales/en.json'), 'utf8'),

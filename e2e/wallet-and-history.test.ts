@@ -1,34 +1,23 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundThroughDeposit } from './cashier.js';
-import { api, cents, emailedCode, hasHorizontalScroll, launchBrowser, open, openMarket, phone, screenshot } from './support.js';
-
-interface Session {
-  token: string;
-  user: { id: number; is_demo: number };
-}
+import {
+  api,
+  cents,
+  hasHorizontalScroll,
+  launchBrowser,
+  open,
+  openMarket,
+  phone,
+  screenshot,
+  registerRealUser,
+  signInAs,
+  type RealAccount,
+} from './support.js';
 
 interface LedgerPage {
   data: { Id: number; Value: number; BalanceAfter: number; Type: string }[];
   total: number;
-}
-
-/** A real account made through the API (registration has its own journey). */
-async function register(): Promise<Session> {
-  const email = `wallet-${process.pid}-${Date.now()}@example.com`;
-  await api('/api/notify/send_email', undefined, { method: 'POST', body: { to: email, type: 1 } });
-  const code = await emailedCode(email);
-  return api<Session>('/api/user/register', undefined, {
-    method: 'POST',
-    body: { type: 1, account: email, password: 'Winning2026', re_password: 'Winning2026', sms_code: code },
-  });
-}
-
-async function signIn(page: Page, session: Session) {
-  await page.addInitScript(
-    (saved) => localStorage.setItem('pipwise.session', saved),
-    JSON.stringify({ state: { token: session.token, user: session.user, demo: null }, version: 0 }),
-  );
 }
 
 interface Figures {
@@ -71,9 +60,9 @@ describe('the wallet and the account history', () => {
   });
 
   it('a real account reaches its wallet and history from the user center, in English and Arabic', async () => {
-    const account = await register();
+    const account = await registerRealUser('wallet');
     const { context, page } = await phone(browser, 'en');
-    await signIn(page, account);
+    await signInAs(page, account);
 
     await open(page, '/user');
     await expect.poll(() => page.getByTestId('real-name-status').innerText()).toBe('Not verified');
@@ -107,7 +96,7 @@ describe('the wallet and the account history', () => {
     await context.close();
 
     const arabic = await phone(browser, 'ar');
-    await signIn(arabic.page, account);
+    await signInAs(arabic.page, account);
     for (const screen of ['/mine/wallet', '/mine/history']) {
       await open(arabic.page, screen);
       await arabic.page.locator('.wallet-figure, .state-block').first().waitFor();
@@ -130,7 +119,7 @@ describe('the wallet and the account history', () => {
   });
 
   it('a funded account trading sees its margin and reservation in the wallet, and what may leave is the smaller of unreserved cash and free margin', async () => {
-    const account = await register();
+    const account = await registerRealUser('wallet');
     await fundThroughDeposit(account.token, '10000');
     const pair = await openMarket();
     const leverage = (await api<PairLeverage[]>('/v1/api/forex/trade_list')).find((candidate) => candidate.Id === pair.Id)!
@@ -148,7 +137,7 @@ describe('the wallet and the account history', () => {
     expect(server.lock_balance).toBeGreaterThan(0);
 
     const { context, page } = await phone(browser, 'en');
-    await signIn(page, account);
+    await signInAs(page, account);
     await open(page, '/mine/wallet');
     const figures = page.getByRole('region', { name: 'Account funds' });
     const shown = (id: string) => figures.getByTestId(id).innerText();
@@ -186,7 +175,7 @@ describe('the wallet and the account history', () => {
   });
 
   it('a demo account sees its ledger but is told money screens need a real account', async () => {
-    const demo = await api<Session>('/api/user/createAccountDemoForU');
+    const demo = await api<RealAccount>('/api/user/createAccountDemoForU');
     const ledger = await api<LedgerPage>('/v1/api/main/accountLog/forexChange', demo.token);
     const grant = ledger.data.find((entry) => entry.Type === 'demo_grant');
     expect(grant).toBeDefined();

@@ -2,8 +2,19 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundThroughDeposit, registerRealUser, setSetting, signInAs, verifyIdentity, type RealAccount } from './cashier.js';
-import { api, cents, hasHorizontalScroll, launchBrowser, open, phone, screenshot } from './support.js';
+import { fundThroughDeposit, setSetting, verifyIdentity } from './cashier.js';
+import {
+  api,
+  cents,
+  hasHorizontalScroll,
+  launchBrowser,
+  open,
+  phone,
+  screenshot,
+  registerRealUser,
+  signInAs,
+  type RealAccount,
+} from './support.js';
 
 /*
  * Issue 11, "must show", in Arabic: the withdraw screen of a funded, verified user with a usable payout
