@@ -9,7 +9,7 @@ import { formatMoney } from '../../i18n/format';
 import { Field } from '../auth/fields';
 import { coinChoices } from './choices';
 import { CopyText } from './CopyText';
-import { DepositFields } from './DepositFields';
+import { DepositFields, useDepositForm } from './DepositFields';
 import { NoChannel } from './NoChannel';
 import { depositErrors } from './validation';
 
@@ -63,10 +63,9 @@ export function CoinDeposit({ onDone }: { onDone: () => void }) {
 
 function CoinForm({ channel, onDone }: { channel: CoinChannelView; onDone: () => void }) {
   const { t } = useTranslation();
-  const [amount, setAmount] = useState('');
-  const [proof, setProof] = useState<string | undefined>();
+  const form = useDepositForm();
+  const { amount, proof, errors, setErrors } = form;
   const [from, setFrom] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const deposit = useSubmitDepositMutation();
   const network = `${channel.currency_code} ${channel.protocol_code}`;
 
@@ -101,17 +100,7 @@ function CoinForm({ channel, onDone }: { channel: CoinChannelView; onDone: () =>
         currency={channel.currency_code}
         min={channel.min_amount}
         max={channel.max_amount}
-        amount={amount}
-        onAmount={(value) => {
-          setAmount(value);
-          setErrors(({ amount: _, ...rest }) => rest);
-        }}
-        proof={proof}
-        onProof={(id) => {
-          setProof(id);
-          setErrors(({ proof: _, ...rest }) => rest);
-        }}
-        errors={errors}
+        {...form.fields}
         sending={deposit.sending}
         extra={
           <Field label={t('charge.from_address')} error={errors.address}>

@@ -1,9 +1,39 @@
 import { Button, Input } from 'antd-mobile';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ImageUpload } from '../../components/ImageUpload';
 import { formatMoney } from '../../i18n/format';
 import { Field } from '../auth/fields';
+
+/**
+ * What both deposit forms hold: the amount, the proof and the messages under the fields; editing a field
+ * clears its message.
+ */
+export function useDepositForm() {
+  const [amount, setAmount] = useState('');
+  const [proof, setProof] = useState<string | undefined>();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const clear = (field: string) => setErrors(({ [field]: _, ...rest }) => rest);
+  return {
+    amount,
+    proof,
+    errors,
+    setErrors,
+    fields: {
+      amount,
+      onAmount: (value: string) => {
+        setAmount(value);
+        clear('amount');
+      },
+      proof,
+      onProof: (id: string | undefined) => {
+        setProof(id);
+        clear('proof');
+      },
+      errors,
+    },
+  };
+}
 
 interface DepositFieldsProps {
   currency: string;

@@ -6,7 +6,7 @@ import { useSubmitDepositMutation, useWireChannelsQuery } from '../../api/querie
 import { ErrorState, ListSkeleton } from '../../components/states';
 import { formatMoney } from '../../i18n/format';
 import { CopyText } from './CopyText';
-import { DepositFields } from './DepositFields';
+import { DepositFields, useDepositForm } from './DepositFields';
 import { NoChannel } from './NoChannel';
 import { depositErrors } from './validation';
 
@@ -45,9 +45,8 @@ export function WireDeposit({ onDone }: { onDone: () => void }) {
 
 function WireForm({ account, onDone }: { account: WireChannelView; onDone: () => void }) {
   const { t } = useTranslation();
-  const [amount, setAmount] = useState('');
-  const [proof, setProof] = useState<string | undefined>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useDepositForm();
+  const { amount, proof, setErrors } = form;
   const deposit = useSubmitDepositMutation();
 
   return (
@@ -76,17 +75,7 @@ function WireForm({ account, onDone }: { account: WireChannelView; onDone: () =>
         currency={account.currency_code}
         min={account.min_amount}
         max={account.max_amount}
-        amount={amount}
-        onAmount={(value) => {
-          setAmount(value);
-          setErrors(({ amount: _, ...rest }) => rest);
-        }}
-        proof={proof}
-        onProof={(id) => {
-          setProof(id);
-          setErrors(({ proof: _, ...rest }) => rest);
-        }}
-        errors={errors}
+        {...form.fields}
         sending={deposit.sending}
       />
     </form>
