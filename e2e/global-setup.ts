@@ -12,7 +12,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
     serverLog: string;
-    server: ServerPlace;
   }
 }
 
@@ -49,6 +48,5 @@ export default async function setup(project: TestProject) {
 
   project.provide('baseURL', `http://127.0.0.1:${place.port}`);
   project.provide('serverLog', logFileOf(place));
-  project.provide('server', place);
   return cleanUp;
 }

@@ -2,7 +2,7 @@ import { ApiPath, type NewsDetailView, type NewsListView } from '@pipwise/domain
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { news } from '../src/db/schema.js';
-import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
+import { DB_KINDS, startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from './harness.js';
 
 const hoursAfter = (hours: number) => new Date(Date.UTC(2026, 0, 1, hours));
 
@@ -143,5 +143,53 @@ describe.each(DB_KINDS)('news on %s', (kind) => {
       }
       expect(await snapshot()).toBe(before);
     });
+  });
+});
+
+describe.each(DB_KINDS)('news published through the operator API on %s', (kind) => {
+  let server: TestServer;
+  const operator = { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'editor' };
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(() => server.close());
+
+  const stored = async () =>
+    Number(((await server.database.db.execute(sql`SELECT COUNT(*) AS n FROM news`)) as { rows: { n: string }[] }).rows[0]!.n);
+
+  it('stores the article with its markup sanitised, and readers get it', async () => {
+    const published = await server.call<NewsDetailView>('POST', '/admin/api/news', {
+      headers: operator,
+      body: {
+        lang: 'en',
+        title: 'Rates on hold',
+        description: 'No change',
+        content: '<p>Kept</p><script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">x</a>',
+      },
+    });
+    expect(published.code).toBe(1);
+    const shown = await server.call<NewsDetailView>('GET', `${ApiPath.newsInfo}?id=${published.data.id}`);
+    expect(shown.data.content).toContain('<p>Kept</p>');
+    expect(shown.data.content).not.toMatch(/script|onerror|javascript:/);
+  });
+
+  it('refuses without the operator token and refuses bad articles, storing nothing', async () => {
+    const before = await stored();
+    const article = { lang: 'en', title: 'T', content: '<p>x</p>' };
+    expect((await server.call('POST', '/admin/api/news', { body: article })).code).toBe(1003);
+    for (const body of [
+      { ...article, lang: 'xx' },
+      { ...article, title: '' },
+      { ...article, title: 'a\u0000b' },
+      { ...article, content: 'x'.repeat(50_001) },
+      { lang: 'en', title: 'T' },
+    ]) {
+      expect(
+        (await server.call('POST', '/admin/api/news', { body, headers: operator })).code,
+        JSON.stringify(body).slice(0, 60),
+      ).toBe(1001);
+    }
+    expect(await stored()).toBe(before);
   });
 });

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { intFromInput, pageQuery, positiveIntId } from './common.js';
+import { LANGUAGES } from '../languages.js';
+import { intFromInput, optionalText, pageQuery, positiveIntId, requiredText } from './common.js';
+
+export const NEWS_CONTENT_MAX = 50_000;
 
 /** GET /api/news/list: `category_id` absent or 0 means every category. */
 export const ZNewsListQuery = pageQuery.extend({
@@ -33,3 +36,17 @@ export interface NewsListView {
   page: number;
   page_size: number;
 }
+
+/** What an operator publishes as a news article (the back office's form, until then the operator API). */
+export const ZNewsCreate = z.object({
+  lang: z.enum(LANGUAGES, { error: 'news_lang_invalid' }),
+  title: requiredText('news_title_required', 200),
+  description: optionalText(500),
+  content: z
+    .string({ error: 'news_content_required' })
+    .max(NEWS_CONTENT_MAX, { error: 'field_too_long' })
+    .refine((value) => !value.includes('\u0000'), { error: 'field_invalid' }),
+  category_id: intFromInput('news_category_invalid', (number) => number.min(0, { error: 'news_category_invalid' })).default(0),
+  published: z.boolean({ error: 'field_invalid' }).default(true),
+});
+export type TNewsCreate = z.infer<typeof ZNewsCreate>;

@@ -7,26 +7,11 @@ import {
   type TAnnouncementCreate,
 } from '@pipwise/domain';
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import sanitizeHtml from 'sanitize-html';
 import type { Db } from '../../db/client.js';
+import { sanitizeContentHtml } from '../../http/html.js';
 import { announcementReads, announcements } from '../../db/schema.js';
 
 export const NOTICE_PAGE_SIZE = 10;
-
-/**
- * What an announcement may contain: text formatting, lists, links and images over http(s). Scripts,
- * styles, frames and event handlers are dropped before the HTML is stored; the app sanitises again
- * before showing it.
- */
-const CONTENT_RULES: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img'],
-  allowedAttributes: { a: ['href', 'title'], img: ['src', 'alt', 'width', 'height'] },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
-  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer', target: '_blank' }) },
-};
-
-export const sanitizeAnnouncement = (html: string) => sanitizeHtml(html, CONTENT_RULES);
 
 type AnnouncementRow = typeof announcements.$inferSelect;
 
@@ -118,7 +103,7 @@ export class NoticesService {
   async create(input: TAnnouncementCreate): Promise<NoticeDetailView> {
     const [row] = await this.db
       .insert(announcements)
-      .values({ lang: input.lang, title: input.title, content: sanitizeAnnouncement(input.content), published: input.published })
+      .values({ lang: input.lang, title: input.title, content: sanitizeContentHtml(input.content), published: input.published })
       .returning();
     if (!row) throw new Error('announcement insert returned no row');
     return { ...itemView(row, false), content: row.content };
