@@ -45,6 +45,7 @@ const instruments: InstrumentInfo[] = Array.from({ length: INSTRUMENTS }, (_, i)
   leverages: [100],
   spread: dec('0.0001'),
   session: 'crypto',
+  enabled: true,
 }));
 const prices = instruments.map(() => 1);
 const quotes = new Map<number, Quote>();

@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import type { AppContext } from './context.js';
 import { registerAuth } from './http/auth.js';
 import { registerEnvelope } from './http/envelope.js';
+import { registerOperatorAuth } from './http/operator.js';
 import { clientErrorHandler, frameworkErrors, isApiRequest, registerTransport } from './http/transport.js';
 
 /**
@@ -62,6 +63,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ...(ctx.config.redisUrl ? { redis: new Redis(ctx.config.redisUrl, { enableOfflineQueue: false }) } : {}),
   });
   registerAuth(app, ctx.resolveToken);
+  registerOperatorAuth(app, ctx.resolveOperator);
 
   for (const module of ctx.modules) {
     if (module.routes) await app.register(async (scope) => module.routes?.(scope));
@@ -87,6 +89,26 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         );
       },
     });
+  }
+
+  const adminDist = ctx.config.adminDist;
+  if (adminDist && existsSync(adminDist)) {
+    await app.register(fastifyStatic, {
+      root: adminDist,
+      prefix: '/admin/',
+      decorateReply: false,
+      wildcard: false,
+      index: ['index.html'],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        res.setHeader(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+    app.get('/admin', (_request, reply) => reply.redirect('/admin/'));
   }
 
   for (const module of ctx.modules) module.attach?.(app);

@@ -31,6 +31,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: boolean.default(false),
   FEED_SEED: z.coerce.number().int().default(20261121),
   WEB_DIST: z.string().optional(),
+  ADMIN_DIST: z.string().optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   CAPTCHA_REQUIRED: boolean.default(true),
   /** Comma-separated origins (https://app.example) whose pages may open the socket besides the server's own. */
@@ -51,8 +52,6 @@ const EnvSchema = z.object({
     .transform((value) => Buffer.from(value, /^[0-9a-f]+$/i.test(value) ? 'hex' : 'base64'))
     .refine((key) => key.length >= 32, { message: 'must be at least 32 bytes (64 hex digits)' })
     .optional(),
-  /** Until the back office has operator accounts: the shared secret of the operator API (off when unset). */
-  OPERATOR_TOKEN: z.string().min(24, { message: 'must be at least 24 characters' }).optional(),
 });
 
 export type Config = {
@@ -69,6 +68,8 @@ export type Config = {
   trustProxy: boolean;
   feedSeed: number;
   webDist: string | undefined;
+  /** The back office's build, served under /admin/. */
+  adminDist: string | undefined;
   shutdownGraceMs: number;
   /** Whether sending a verification code needs a solved image captcha. */
   captchaRequired: boolean;
@@ -78,7 +79,6 @@ export type Config = {
   socketsPerAddress: number;
   /** The key material of `deriveKey`; `ensureAppSecret` fills it from the data folder when unset. */
   appSecret: Buffer | undefined;
-  operatorToken: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -109,11 +109,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     feedSeed: e.FEED_SEED,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : undefined,
+    adminDist: e.ADMIN_DIST ? path.resolve(e.ADMIN_DIST) : undefined,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     captchaRequired: e.CAPTCHA_REQUIRED,
     allowedOrigins: e.ALLOWED_ORIGINS,
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
     appSecret: e.APP_SECRET,
-    operatorToken: e.OPERATOR_TOKEN,
   };
 }

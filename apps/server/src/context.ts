@@ -3,6 +3,9 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { TokenResolver } from './http/auth.js';
+import type { OperatorResolver } from './http/operator.js';
+import type { AuditService } from './modules/audit/service.js';
+import type { OperatorsService } from './modules/operators/service.js';
 import type { IdentityService } from './modules/identity/service.js';
 import type { MarketService } from './modules/market/api.js';
 import type { MarketDataSource } from './modules/market/feed.js';
@@ -39,7 +42,12 @@ export interface Module {
 
 export interface AppContext extends CoreDeps {
   resolveToken: TokenResolver;
+  /** Back-office sessions: a different kind of token from users'. */
+  resolveOperator: OperatorResolver;
   modules: Module[];
+  /** The operator audit log (append-only, hash-chained). */
+  audit: AuditService;
+  operators: OperatorsService;
   market: MarketService;
   /** The running price source (a `ManualFeed` when tests chose it). */
   marketSource: MarketDataSource;

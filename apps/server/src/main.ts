@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openDatabase } from './db/client.js';
+import { DataDirInUseError, openDatabase } from './db/client.js';
 import { seedReferenceData } from './db/seed.js';
 import { createLogger } from './log.js';
 import { createContext } from './modules.js';
+import { enrolFirstOperator } from './modules/operators/module.js';
 import { ensureAppSecret } from './secret.js';
 import { InMemoryEventBus, RedisEventBus } from './realtime/bus.js';
 
@@ -16,6 +17,7 @@ try {
     loadConfig({
       ...process.env,
       WEB_DIST: process.env.WEB_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist'),
+      ADMIN_DIST: process.env.ADMIN_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../admin/dist'),
     }),
   );
 } catch (error) {
@@ -27,7 +29,17 @@ try {
 }
 
 const log = createLogger(config.logLevel);
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+let database: Awaited<ReturnType<typeof openDatabase>>;
+try {
+  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+} catch (error) {
+  // Another server (or the command line) has the embedded database open.
+  if (error instanceof DataDirInUseError) {
+    console.error(`pipwise: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
 await database.migrate();
 await seedReferenceData(database.db);
 
@@ -38,6 +50,7 @@ const app = await buildApp(ctx);
 
 for (const module of ctx.modules) await module.seed?.();
 for (const module of ctx.modules) await module.start?.();
+await enrolFirstOperator(ctx.operators, (line) => console.log(line));
 await app.listen({ port: config.port, host: config.host });
 log.info(
   { database: database.kind, role: config.role, dataDir: config.dataDir },

@@ -1,11 +1,18 @@
 import type { AppContext, CoreDeps } from './context.js';
+import { createAuditModule } from './modules/audit/module.js';
+import { createBackofficeUsersModule } from './modules/backoffice-users/module.js';
+import { RestrictionsService } from './modules/backoffice-users/restrictions.js';
+import { createRiskModule } from './modules/risk/module.js';
 import { createAccountsModule, type AccountsOptions } from './modules/accounts/module.js';
 import { createCompaniesModule } from './modules/companies/module.js';
 import { createContentModule } from './modules/content/module.js';
 import { createDepositsModule } from './modules/deposits/module.js';
+import { createDepositChannelsModule } from './modules/deposits/channels.js';
 import { createFeedbackModule } from './modules/feedback/module.js';
 import { createIdentityModule } from './modules/identity/module.js';
 import { createMarketModule } from './modules/market/module.js';
+import { createOperatorsModule } from './modules/operators/module.js';
+import { createReviewClaims, createReviewsModule } from './modules/reviews/module.js';
 import { createNoticesModule } from './modules/notices/module.js';
 import { createSettingsModule } from './modules/settings/module.js';
 import { createSocialModule } from './modules/social/module.js';
@@ -13,6 +20,7 @@ import { createTradingModule } from './modules/trading/module.js';
 import { createUploadsModule } from './modules/uploads/module.js';
 import { WalletService } from './modules/wallet/service.js';
 import { createWithdrawalsModule } from './modules/withdrawals/module.js';
+import { createWithdrawCurrenciesModule } from './modules/withdrawals/currencies.js';
 import { createRealtimeModule } from './realtime/hub.js';
 
 /** Test seams: replaceable edges of modules (e.g. a captcha generator whose answers a test can read). */
@@ -26,24 +34,51 @@ export interface ContextOverrides {
  */
 export async function createContext(deps: CoreDeps, overrides: ContextOverrides = {}): Promise<AppContext> {
   const wallet = new WalletService(deps.database.db);
-  const settings = createSettingsModule(deps);
+  const audit = createAuditModule(deps);
+  const operators = createOperatorsModule(deps, { audit: audit.service });
+  const settings = createSettingsModule(deps, { audit: audit.service });
   const accounts = createAccountsModule(deps, { wallet, settings: settings.service, ...overrides.accounts });
-  const market = createMarketModule(deps);
-  const trading = createTradingModule(deps, { wallet, market: market.service, settings: settings.service });
-  const content = createContentModule(deps);
-  const notices = createNoticesModule(deps);
-  const companies = createCompaniesModule(deps);
+  const market = createMarketModule(deps, { audit: audit.service });
+  const restrictions = new RestrictionsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock });
+  const trading = createTradingModule(deps, { wallet, market: market.service, settings: settings.service, restrictions });
+  const content = createContentModule(deps, { audit: audit.service });
+  const notices = createNoticesModule(deps, { audit: audit.service });
+  const companies = createCompaniesModule(deps, { audit: audit.service });
   const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
   const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });
-  const identity = createIdentityModule(deps, { uploads: uploads.service });
-  const deposits = createDepositsModule(deps, { wallet, settings: settings.service, uploads: uploads.service });
-  const feedback = createFeedbackModule(deps, { uploads: uploads.service });
+  const claims = createReviewClaims(deps, { settings: settings.service, audit: audit.service });
+  const decisions = { audit: audit.service, claims, notifier: accounts.service };
+  const identity = createIdentityModule(deps, { uploads: uploads.service, ...decisions });
+  const deposits = createDepositsModule(deps, { wallet, settings: settings.service, uploads: uploads.service, ...decisions });
+  const feedback = createFeedbackModule(deps, { uploads: uploads.service, audit: audit.service });
   const withdrawals = createWithdrawalsModule(deps, {
     wallet,
     settings: settings.service,
     trading: trading.service,
     identity: identity.service,
-    notifier: accounts.service,
+    restrictions,
+    ...decisions,
+  });
+  const reviews = createReviewsModule(deps, {
+    deposits: deposits.service,
+    withdrawals: withdrawals.service,
+    identity: identity.service,
+    trading: trading.service,
+    claims,
+    wallet,
+    audit: audit.service,
+  });
+  const backofficeUsers = createBackofficeUsersModule(deps, {
+    wallet,
+    accounts: accounts.service,
+    trading: trading.service,
+    restrictions,
+    audit: audit.service,
+  });
+  const risk = createRiskModule(deps, {
+    engine: trading.engine,
+    market: market.service,
+    trading: trading.service,
   });
   const realtime = createRealtimeModule({
     ...deps,
@@ -53,7 +88,10 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   return {
     ...deps,
     resolveToken: accounts.service.resolveToken,
+    resolveOperator: operators.service.resolve,
     modules: [
+      audit.module,
+      operators.module,
       settings.module,
       accounts.module,
       market.module,
@@ -65,8 +103,13 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
       uploads.module,
       identity.module,
       deposits.module,
+      createDepositChannelsModule(deps, { audit: audit.service }),
       withdrawals.module,
+      createWithdrawCurrenciesModule(deps, { audit: audit.service }),
+      reviews.module,
       feedback.module,
+      backofficeUsers.module,
+      risk.module,
       realtime.module,
     ],
     market: market.service,
@@ -75,5 +118,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     uploads: uploads.service,
     identity: identity.service,
     hub: realtime.hub,
+    audit: audit.service,
+    operators: operators.service,
   };
 }

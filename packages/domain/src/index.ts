@@ -1,4 +1,5 @@
 export * from './cashier.js';
+export * from './backoffice.js';
 export * from './company.js';
 export * from './contract.js';
 export * from './errors.js';

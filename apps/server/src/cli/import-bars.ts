@@ -1,14 +1,12 @@
 import { createReadStream, statSync } from 'node:fs';
 import readline from 'node:readline';
-import { parseArgs } from 'node:util';
 import { KLINE_PERIODS, type KlinePeriod } from '@pipwise/domain';
 import { eq } from 'drizzle-orm';
-import { ConfigError, loadConfig } from '../config.js';
-import { openDatabase } from '../db/client.js';
 import { instruments } from '../db/schema.js';
 import { detectSeparator, importBars, isHeader, parseBarLine, type RowError } from '../modules/market/import.js';
 import type { Bar } from '../modules/market/klines.js';
 import { seedMarket } from '../modules/market/seed.js';
+import { fail, loadCliConfig, readArgs, runCommand, withDatabase } from './command.js';
 
 /**
  * npm run import-bars -- --code EURUSD --period 1min FILE.csv
@@ -39,34 +37,8 @@ function progress(label: string) {
   };
 }
 
-/** Ends the run with a message and an exit code, after the database is closed. */
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
-
-function fail(message: string, exitCode = 1): never {
-  throw new CliError(message, exitCode);
-}
-
-function readArgs() {
-  try {
-    return parseArgs({
-      options: { code: { type: 'string' }, period: { type: 'string' }, help: { type: 'boolean' } },
-      allowPositionals: true,
-    });
-  } catch (error) {
-    return fail(`${(error as Error).message}\n${USAGE}`, 2);
-  }
-}
-
 async function main() {
-  const args = readArgs();
-  if (args.values.help) fail(USAGE, 0);
+  const args = readArgs(USAGE, { code: { type: 'string' }, period: { type: 'string' } });
   const code = args.values.code?.toUpperCase();
   const period = args.values.period as KlinePeriod | undefined;
   const file = args.positionals[0];
@@ -79,16 +51,7 @@ async function main() {
     fail(`cannot read ${file}`);
   }
 
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    await database.migrate();
+  await withDatabase(loadCliConfig(), async (database) => {
     await seedMarket(database.db);
     const [instrument] = await database.db
       .select({ id: instruments.id, precision: instruments.pricePrecision })
@@ -146,16 +109,7 @@ async function main() {
       .map(([longer, count]) => `${longer} ${count}`)
       .join(', ');
     console.log(`imported ${result.written} ${period} bars of ${code} (${span}); rebuilt ${rebuilt || 'no longer periods'}`);
-  } finally {
-    await database.close();
-  }
+  });
 }
 
-try {
-  await main();
-} catch (error) {
-  if (!(error instanceof CliError)) throw error;
-  if (error.exitCode === 0) console.log(error.message);
-  else console.error(error.message);
-  process.exitCode = error.exitCode;
-}
+await runCommand(main);

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -26,6 +26,49 @@ export interface Database {
 
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
+/** Another live process has the embedded database's folder open (a server, or the command line). */
+export class DataDirInUseError extends Error {}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * PGlite takes no lock of its own, and two processes on one folder corrupt it: the opener writes its
+ * pid to `pipwise.pid` (complete before it appears: written aside, then hard-linked, which fails if the
+ * file exists). A file whose process has ended (a crash) is taken over; so is one naming this process,
+ * as a restarted container's server gets the pid its crashed predecessor had. Answers the release.
+ */
+function claimDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, 'pipwise.pid');
+  const aside = `${file}.${process.pid}`;
+  writeFileSync(aside, String(process.pid));
+  try {
+    for (;;) {
+      try {
+        linkSync(aside, file);
+        return () => rmSync(file, { force: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const owner = Number(readFileSync(file, 'utf8'));
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+        throw new DataDirInUseError(
+          `the database in ${dataDir} is in use by process ${owner} (embedded PGlite allows one process): stop the server first`,
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  } finally {
+    rmSync(aside, { force: true });
+  }
+}
+
 /**
  * PostgreSQL server when a URL is given, otherwise PGlite. `dataDir` undefined means an in-memory
  * PGlite (tests); NUMERIC arrives as strings on both drivers, so money never passes through a float.
@@ -46,10 +89,17 @@ export async function openDatabase(options: {
     };
   }
   let client: PGlite;
+  let releaseDataDir: () => void = () => undefined;
   if (options.dataDir) {
     const dir = path.join(options.dataDir, 'pgdata');
     mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir);
+    releaseDataDir = claimDataDir(options.dataDir);
+    try {
+      client = await PGlite.create(dir);
+    } catch (error) {
+      releaseDataDir();
+      throw error;
+    }
   } else {
     client = await PGlite.create();
   }
@@ -58,6 +108,9 @@ export async function openDatabase(options: {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      releaseDataDir();
+    },
   };
 }

@@ -58,6 +58,10 @@ export const users = pgTable(
     demoSecretHash: text('demo_secret_hash'),
     /** When the owner was last told of wrong passwords: once a day, whichever process sees them. */
     loginAlertAt: timestamp('login_alert_at', { withTimezone: true, mode: 'date' }),
+    /** Operators' freezes: each refuses its part of the app with its own message until lifted. */
+    loginFrozen: boolean('login_frozen').notNull().default(false),
+    tradingFrozen: boolean('trading_frozen').notNull().default(false),
+    withdrawalsFrozen: boolean('withdrawals_frozen').notNull().default(false),
   },
   (t) => [
     uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
@@ -191,10 +195,10 @@ export const ledgerEntries = pgTable(
     uniqueIndex('ledger_order_once')
       .on(t.refId, t.type)
       .where(sql`${t.refType} = 'order'`),
-    // A deposit is credited, and a withdrawal debited (amount and fee), at most once each.
+    // A deposit is credited, a withdrawal debited (amount and fee) and an adjustment posted, at most once each.
     uniqueIndex('ledger_cashier_once')
       .on(t.refType, t.refId, t.type)
-      .where(sql`${t.refType} IN ('deposit', 'withdrawal')`),
+      .where(sql`${t.refType} IN ('deposit', 'withdrawal', 'adjustment')`),
   ],
 );
 
@@ -481,6 +485,9 @@ export const withdrawals = pgTable(
     memo: text('memo'),
     status: smallint('status').notNull().default(0),
     remark: text('remark'),
+    /** Four-eyes: above `withdraw_four_eyes_above` the first approval is recorded here and a second operator completes it. */
+    firstApprovedBy: text('first_approved_by'),
+    firstApprovedAt: at('first_approved_at'),
     decidedBy: text('decided_by'),
     decidedAt: at('decided_at'),
     createdAt: createdAt(),
@@ -577,6 +584,8 @@ export const feedback = pgTable(
     lang: varchar('lang', { length: 8 }).notNull(),
     /** 0 new, 1 handled (by an operator). */
     status: smallint('status').notNull().default(0),
+    handledBy: text('handled_by'),
+    handledAt: at('handled_at'),
     createdAt: createdAt(),
   },
   (t) => [index('feedback_status_idx').on(t.status, t.createdAt)],
@@ -604,4 +613,118 @@ export const companies = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('companies_name_idx').on(sql`lower(${t.name})`)],
+);
+
+// ── back office ─────────────────────────────────────────────────────────────────────────────────────
+
+/** People who run the broker: not users; created from the command line or by a superadmin. */
+export const operators = pgTable(
+  'operators',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    /** superadmin | finance | compliance | support | content */
+    role: text('role').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    /** The TOTP secret, sealed with the app secret (AES-256-GCM) and bound to the operator's id. */
+    totpSecretSealed: text('totp_secret_sealed').notNull(),
+    /** The newest TOTP time step accepted: a code of this step or an older one is a replay. */
+    lastOtpStep: bigint('last_otp_step', { mode: 'number' }).notNull().default(0),
+    disabledAt: at('disabled_at'),
+    passwordChangedAt: at('password_changed_at'),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('operators_email_unique').on(sql`lower(${t.email})`)],
+);
+
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    id: id(),
+    operatorId: bigint('operator_id', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id),
+    /** sha256 of the token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    /** Sliding: moved forward on use, never past `absolute_expires_at`. */
+    expiresAt: at('expires_at').notNull(),
+    absoluteExpiresAt: at('absolute_expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('operator_sessions_operator_idx').on(t.operatorId)],
+);
+
+/**
+ * Every operator action, append-only: a trigger refuses UPDATE, DELETE and TRUNCATE (migration 0008),
+ * and each row carries the hash of the previous one, so a row changed behind the trigger's back breaks
+ * the chain that `npm run audit -- verify` walks.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    at: at('at').notNull().defaultNow(),
+    /** 'operator:<email>', 'cli' or 'system'. */
+    actor: text('actor').notNull(),
+    operatorId: bigint('operator_id', { mode: 'number' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    before: jsonb('before').$type<unknown>(),
+    after: jsonb('after').$type<unknown>(),
+    ip: text('ip'),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull().unique(),
+  },
+  (t) => [
+    index('audit_log_action_idx').on(t.action, t.id),
+    index('audit_log_target_idx').on(t.targetType, t.targetId, t.id),
+    index('audit_log_actor_idx').on(t.actor, t.id),
+  ],
+);
+
+/** Who is looking at a queue item (advisory: approving or rejecting works without it and takes it). */
+export const reviewClaims = pgTable(
+  'review_claims',
+  {
+    /** 'deposits' | 'withdrawals' | 'kyc' */
+    queue: text('queue').notNull(),
+    itemId: text('item_id').notNull(),
+    operatorId: bigint('operator_id', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id),
+    operatorEmail: text('operator_email').notNull(),
+    claimedAt: at('claimed_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.queue, t.itemId] })],
+);
+
+/**
+ * A manual balance change: made by one operator (maker), posted to the ledger only when a second one
+ * (checker) approves it. status 0 waiting, 1 approved and posted, 2 rejected.
+ */
+export const adjustments = pgTable(
+  'adjustments',
+  {
+    id: id(),
+    userId: userRef(),
+    amount: money('amount').notNull(),
+    reason: text('reason').notNull(),
+    status: smallint('status').notNull().default(0),
+    makerId: bigint('maker_id', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id),
+    makerEmail: text('maker_email').notNull(),
+    checkerId: bigint('checker_id', { mode: 'number' }).references(() => operators.id),
+    checkerEmail: text('checker_email'),
+    checkerNote: text('checker_note'),
+    decidedAt: at('decided_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('adjustments_status_idx').on(t.status, t.id), index('adjustments_user_idx').on(t.userId, t.id)],
 );

@@ -29,6 +29,10 @@ export const DEFAULT_SETTINGS = {
   deposit_expiry_days: '7',
   /** ISO 3166 codes of the countries the service is not provided to (spec §1 policy notice). */
   restricted_countries: 'KP,IL,CN,VU,CU',
+  /** USD amount above which a withdrawal needs two operators' approvals (four-eyes). */
+  withdraw_four_eyes_above: '10000',
+  /** Minutes an operator's claim on a review-queue item lasts before someone else may take it. */
+  review_claim_minutes: '15',
 } as const;
 
 export type SettingKey = keyof typeof DEFAULT_SETTINGS;

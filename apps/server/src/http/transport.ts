@@ -11,11 +11,11 @@ interface Envelope {
 }
 
 /**
- * Whether the request is for the API (/api, /v1/api) rather than the web app and its files. Read from
+ * Whether the request is for an API (/api, /v1/api, /admin/api) rather than the web app and its files. Read from
  * the route it matched, since the router decodes the path: /%61pi/… reaches /api/… too.
  */
 export function isApiRequest(request: FastifyRequest): boolean {
-  return /^\/(v1\/)?api(\/|\?|$)/.test(request.routeOptions.url ?? request.url);
+  return /^\/((v1|admin)\/)?api(\/|\?|$)/.test(request.routeOptions.url ?? request.url);
 }
 
 function first(header: string | string[] | undefined): string | undefined {

@@ -12,6 +12,16 @@ import withdrawals from '../modules/withdrawals/messages.json' with { type: 'jso
 import feedback from '../modules/feedback/messages.json' with { type: 'json' };
 import notices from '../modules/notices/messages.json' with { type: 'json' };
 import companies from '../modules/companies/messages.json' with { type: 'json' };
+import operators from '../modules/operators/messages.json' with { type: 'json' };
+import marketOperator from '../modules/market/operator-messages.json' with { type: 'json' };
+import contentOperator from '../modules/content/operator-messages.json' with { type: 'json' };
+import companiesOperator from '../modules/companies/operator-messages.json' with { type: 'json' };
+import settingsOperator from '../modules/settings/operator-messages.json' with { type: 'json' };
+import depositChannelsOperator from '../modules/deposits/channels-messages.json' with { type: 'json' };
+import withdrawCurrenciesOperator from '../modules/withdrawals/currencies-messages.json' with { type: 'json' };
+import reviews from '../modules/reviews/operator-messages.json' with { type: 'json' };
+import backofficeUsers from '../modules/backoffice-users/messages.json' with { type: 'json' };
+import backofficeUsersOperator from '../modules/backoffice-users/operator-messages.json' with { type: 'json' };
 
 /**
  * A text where a number meets a noun ("1 minute", "5 minutes"; Russian and Arabic have more forms): one
@@ -36,10 +46,28 @@ export const catalogues: Record<string, Catalogue> = {
   feedback,
   companies,
   notices,
+  backofficeUsers,
+};
+
+/**
+ * Messages only operators read (the back office): English and Traditional Chinese at least; other
+ * languages fall back to English.
+ */
+export const OPERATOR_LANGUAGES = ['en', 'hk'] as const satisfies readonly Language[];
+export const operatorCatalogues: Record<string, Catalogue> = {
+  operators,
+  marketOperator,
+  contentOperator,
+  companiesOperator,
+  settingsOperator,
+  depositChannelsOperator,
+  withdrawCurrenciesOperator,
+  backofficeUsersOperator,
+  reviews,
 };
 
 const messages = new Map<string, Partial<Record<Language, string | PluralText>>>();
-for (const [name, catalogue] of Object.entries(catalogues)) {
+for (const [name, catalogue] of Object.entries({ ...catalogues, ...operatorCatalogues })) {
   for (const [key, texts] of Object.entries(catalogue)) {
     if (messages.has(key)) throw new Error(`message key ${key} of catalogue ${name} is defined twice`);
     messages.set(key, texts);

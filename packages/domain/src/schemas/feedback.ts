@@ -61,5 +61,8 @@ export interface FeedbackAdminView {
   upload_id: string | null;
   lang: string;
   status: number;
+  /** The operator (`operator:<email>`) who marked it handled, and when. */
+  handled_by: string | null;
+  handled_at: string | null;
   created_at: string;
 }

@@ -134,7 +134,7 @@ export interface OperatorDepositView extends DepositView {
 
 /** The `WALLET` socket push: which record changed, and to what status. */
 export interface WalletNoticeView {
-  cause: 'deposit' | 'withdrawal';
+  cause: 'deposit' | 'withdrawal' | 'adjustment';
   id: number;
   status: number;
 }

@@ -182,8 +182,21 @@ export class AccountsService {
     return token;
   }
 
+  /**
+   * A session for an account an operator has not frozen. The user row is share-locked until the session
+   * is committed, so a freeze (which updates the row, then revokes the sessions) either comes first and
+   * is seen here, or waits and then revokes this session too.
+   */
+  private async openUnfrozenSession(userId: number, meta: RequestMeta): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.select({ frozen: users.loginFrozen }).from(users).where(eq(users.id, userId)).for('share');
+      if (row?.frozen) throw forbidden('login_frozen');
+      return this.createSession(tx, userId, meta);
+    });
+  }
+
   /** Revokes the user's live sessions (all, or all but one); the caller publishes once committed. */
-  private async revokeSessions(executor: Executor, userId: number, exceptSessionId?: number): Promise<number[]> {
+  async revokeSessions(executor: Executor, userId: number, exceptSessionId?: number): Promise<number[]> {
     const rows = await executor
       .update(sessions)
       .set({ revokedAt: this.now() })
@@ -198,7 +211,7 @@ export class AccountsService {
     return rows.map((row) => row.id);
   }
 
-  private publishRevoked(userId: number, sessionIds: number[]) {
+  publishRevoked(userId: number, sessionIds: number[]) {
     this.sessionCache.dropSessions(sessionIds);
     if (sessionIds.length) this.deps.bus.publish('session.revoked', { sessionIds, userId });
   }
@@ -476,7 +489,7 @@ export class AccountsService {
     await this.accountFailures.takeBack(keys, forAccount.at);
     const userId = matched.id;
     if (matched.lang !== meta.lang) await this.db.update(users).set({ lang: meta.lang }).where(eq(users.id, userId));
-    const token = await this.createSession(this.db, userId, meta);
+    const token = await this.openUnfrozenSession(userId, meta);
     return { token, user: await this.view(userId) };
   }
 
@@ -554,7 +567,7 @@ export class AccountsService {
       const given = Buffer.from(hashToken(demo.secret), 'hex');
       const stored = Buffer.from(existing?.secretHash ?? '', 'hex');
       if (!existing || given.length !== stored.length || !timingSafeEqual(given, stored)) throw notFound('demo_not_found');
-      const token = await this.createSession(this.db, existing.id, meta);
+      const token = await this.openUnfrozenSession(existing.id, meta);
       return { token, user: await this.view(existing.id) };
     }
     const startBalance = await this.deps.reference.get('demo_start_balance');

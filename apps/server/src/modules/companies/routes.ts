@@ -1,16 +1,13 @@
 import {
   COMPANY_COOKIE,
   CompanyPath,
-  ZCompanySave,
   ZCompanySearchQuery,
   type CompanyPageView,
   type CompanyStatusView,
   type CompanyView,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
 import { ok, parse } from '../../http/envelope.js';
-import { requireOperator } from '../../http/operator.js';
 import { appManifest } from './manifest.js';
 import { presentCompany, presentStatus, type CompaniesService } from './service.js';
 
@@ -23,7 +20,7 @@ export function companyIdFromCookie(request: FastifyRequest): number | undefined
   return match?.[1] ? Number(match[1]) : undefined;
 }
 
-export function companyRoutes(companies: CompaniesService, config: Config) {
+export function companyRoutes(companies: CompaniesService) {
   const current = (request: FastifyRequest) => companies.current(companyIdFromCookie(request));
 
   return (app: FastifyInstance) => {
@@ -44,13 +41,6 @@ export function companyRoutes(companies: CompaniesService, config: Config) {
         .header('cache-control', 'no-cache, private')
         .header('vary', 'cookie')
         .send(JSON.stringify(manifest));
-    });
-
-    app.post(CompanyPath.adminSave, async (request) => {
-      requireOperator(request, config);
-      const body = parse(ZCompanySave, request.body);
-      const company = await companies.save(body);
-      return ok(request, { ...presentCompany(company), ...presentStatus(company), sort: company.sort });
     });
   };
 }

@@ -2,11 +2,8 @@ import {
   COMPANY_PAGE_SIZE,
   CompanyStatus,
   CompanyType,
-  invalid,
   isMainSite,
-  notFound,
   type CompanyPageView,
-  type CompanySave,
   type CompanyStatusView,
   type CompanyView,
 } from '@pipwise/domain';
@@ -96,37 +93,5 @@ export class CompaniesService {
       this.db.select({ total: count() }).from(companies).where(where),
     ]);
     return { data: rows.map(presentCompany), total: totals?.total ?? 0, page, page_size: COMPANY_PAGE_SIZE };
-  }
-
-  /** The operator's create (no id) or update (id; omitted fields keep their value). */
-  async save(input: CompanySave): Promise<CompanyRecord> {
-    const fields = {
-      name: input.name,
-      logo: input.logo,
-      url: input.url,
-      subject: input.subject,
-      registeredAddress: input.registered_address,
-      location: input.location,
-      email: input.email,
-      status: input.status,
-      type: input.type,
-      lossUrl: input.loss_url,
-      sort: input.sort,
-    };
-    const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-    if (input.id === undefined) {
-      if (input.name === undefined) throw invalid('company_name_required', { field: 'name' });
-      const [created] = await this.db
-        .insert(companies)
-        .values({ ...given, name: input.name })
-        .returning();
-      if (!created) throw new Error('insert returned no company');
-      return created;
-    }
-    const [updated] = Object.keys(given).length
-      ? await this.db.update(companies).set(given).where(eq(companies.id, input.id)).returning()
-      : await this.db.select().from(companies).where(eq(companies.id, input.id));
-    if (!updated) throw notFound('company_not_found');
-    return updated;
   }
 }

@@ -1,14 +1,6 @@
-import {
-  notFound,
-  type Language,
-  type NewsDetailView,
-  type NewsItemView,
-  type NewsListView,
-  type TNewsCreate,
-} from '@pipwise/domain';
+import { notFound, type Language, type NewsDetailView, type NewsItemView, type NewsListView } from '@pipwise/domain';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sanitizeContentHtml } from '../../http/html.js';
 import { news } from '../../db/schema.js';
 
 export const NEWS_PAGE_SIZE = 10;
@@ -69,21 +61,5 @@ export class ContentService {
       .limit(1);
     if (!row) throw notFound('news_not_found');
     return { ...itemView(row), content: row.content };
-  }
-
-  /** Publishes an article (an operator's); its HTML is sanitised before it is stored. */
-  async create(input: TNewsCreate): Promise<NewsDetailView> {
-    const [row] = await this.db
-      .insert(news)
-      .values({
-        lang: input.lang,
-        title: input.title,
-        description: input.description ?? '',
-        content: sanitizeContentHtml(input.content),
-        categoryId: input.category_id,
-        published: input.published,
-      })
-      .returning();
-    return { ...itemView(row!), content: row!.content };
   }
 }

@@ -1,4 +1,6 @@
 import type { CoreDeps, Module } from '../../context.js';
+import type { AuditService } from '../audit/service.js';
+import type { ClaimRelease, UserNotifier } from '../reviews/types.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { depositRoutes } from './routes.js';
@@ -14,7 +16,14 @@ export const DEPOSIT_EXPIRY_INTERVAL_MS = 10 * 60_000;
  */
 export function createDepositsModule(
   deps: CoreDeps,
-  services: { wallet: WalletService; settings: SettingsService; uploads: ProofUploads },
+  services: {
+    wallet: WalletService;
+    settings: SettingsService;
+    uploads: ProofUploads;
+    audit: AuditService;
+    claims: ClaimRelease;
+    notifier: UserNotifier;
+  },
 ) {
   const service = new DepositsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, ...services });
   const runsSweeper = deps.config.role !== 'gateway';
@@ -28,7 +37,7 @@ export function createDepositsModule(
   const module: Module & { service: DepositsService } = {
     name: 'deposits',
     service,
-    routes: depositRoutes(service, deps.config),
+    routes: depositRoutes(service),
     seed: () => seedDepositChannels(deps.database.db),
     start: async () => {
       if (!runsSweeper) return;

@@ -9,6 +9,7 @@ import {
   type DepositStatusValue,
   type DepositView,
   type Language,
+  type OperatorDepositView,
   type WireChannelView,
 } from '@pipwise/domain';
 import { translate } from '../../i18n/catalog.js';
@@ -92,5 +93,17 @@ export function presentDeposit(record: DepositRecord, lang: Language): DepositVi
     created_at: record.createdAt.toISOString(),
     created_at_tran: formatDateTime(record.createdAt, lang),
     timeline: record.timeline.map((event) => presentEvent(record, event, lang)),
+  };
+}
+
+/** A record as operators see it: the user's view plus who paid where, the proof and who decided. */
+export function presentOperatorDeposit(record: DepositRecord, lang: Language, proofUrl: string): OperatorDepositView {
+  return {
+    ...presentDeposit(record, lang),
+    user_id: record.userId,
+    pay_to: record.payTo,
+    from_address: record.fromAddress,
+    proof_url: proofUrl,
+    decided_by: record.decidedBy,
   };
 }

@@ -3,6 +3,7 @@ import {
   DepositStatus,
   intFromInput,
   pageQuery,
+  positiveIntId,
   requiredText,
   ZCashierAmount,
   ZCoinDepositRequest,
@@ -18,15 +19,14 @@ import {
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
 import { idempotentRequest } from '../../db/idempotency.js';
 import { ok, parse } from '../../http/envelope.js';
-import { requireOperator } from '../../http/operator.js';
+import { allow, requireOperator } from '../../http/operator.js';
 import { idempotencyKeyOf, perSession, requestInput, requireRealUser } from '../../http/requests.js';
-import { presentCoinChannel, presentDeposit, presentWireChannel } from './present.js';
+import { presentCoinChannel, presentDeposit, presentOperatorDeposit, presentWireChannel } from './present.js';
 import { DEPOSIT_PAGE_SIZE, type DepositRecord, type DepositsService } from './service.js';
 
-export const DEPOSIT_LIMITS = { submit: perSession(20), read: perSession(120), operator: perSession(600) };
+export const DEPOSIT_LIMITS = { submit: perSession(20), read: perSession(120) };
 
 export const DEPOSIT_ADMIN_PATHS = {
   list: '/admin/api/deposits',
@@ -35,25 +35,21 @@ export const DEPOSIT_ADMIN_PATHS = {
   void: '/admin/api/deposits/:id/void',
 } as const;
 
-const ZOperatorQueueQuery = pageQuery.extend({
+/** The operators' queue query (the list itself is served by the reviews module, with claims and user summaries). */
+export const ZDepositQueueQuery = pageQuery.extend({
   status: intFromInput('deposit_status_invalid', (number) =>
     number
       .min(DepositStatus.unchecked, { error: 'deposit_status_invalid' })
       .max(DepositStatus.invalid, { error: 'deposit_status_invalid' }),
   ).default(DepositStatus.unchecked),
+  uid: positiveIntId('uid_invalid').optional(),
 });
 const ZApproveRequest = z.object({ credited_amount: ZCashierAmount.optional() });
 const ZDecisionReason = z.object({ reason: requiredText('deposit_reason_required', 200) });
 
-export function depositRoutes(deposits: DepositsService, config: Config) {
-  const operatorView = (record: DepositRecord, request: FastifyRequest): OperatorDepositView => ({
-    ...presentDeposit(record, request.lang),
-    user_id: record.userId,
-    pay_to: record.payTo,
-    from_address: record.fromAddress,
-    proof_url: deposits.proofUrl(record.proofUploadId),
-    decided_by: record.decidedBy,
-  });
+export function depositRoutes(deposits: DepositsService) {
+  const operatorView = (record: DepositRecord, request: FastifyRequest): OperatorDepositView =>
+    presentOperatorDeposit(record, request.lang, deposits.proofUrl(record.proofUploadId));
 
   return (app: FastifyInstance) => {
     app.get(ApiPath.chargeInfo, DEPOSIT_LIMITS.read, async (request) => {
@@ -102,23 +98,11 @@ export function depositRoutes(deposits: DepositsService, config: Config) {
       });
     });
 
-    app.get(DEPOSIT_ADMIN_PATHS.list, DEPOSIT_LIMITS.operator, async (request) => {
-      requireOperator(request, config);
-      const { status, page } = parse(ZOperatorQueueQuery, request.query);
-      const queue = await deposits.queue(status, page);
-      return ok(request, {
-        data: queue.rows.map((record) => operatorView(record, request)),
-        total: queue.total,
-        page,
-        page_size: DEPOSIT_PAGE_SIZE,
-      });
-    });
-
-    app.post(DEPOSIT_ADMIN_PATHS.approve, DEPOSIT_LIMITS.operator, async (request) => {
-      const operator = requireOperator(request, config);
+    app.post(DEPOSIT_ADMIN_PATHS.approve, allow('finance'), async (request) => {
+      const operator = requireOperator(request);
       const { id } = parse(ZRecordIdRequest, request.params);
       const { credited_amount } = parse(ZApproveRequest, requestInput(request));
-      const outcome = await deposits.approve(id, operator, credited_amount);
+      const outcome = await deposits.approve(id, { ...operator, ip: request.ip }, credited_amount);
       return ok(request, operatorView(outcome.deposit, request), outcome.msgKey);
     });
 
@@ -126,11 +110,11 @@ export function depositRoutes(deposits: DepositsService, config: Config) {
       [DEPOSIT_ADMIN_PATHS.reject, deposits.reject.bind(deposits)],
       [DEPOSIT_ADMIN_PATHS.void, deposits.void.bind(deposits)],
     ] as const) {
-      app.post(path, DEPOSIT_LIMITS.operator, async (request) => {
-        const operator = requireOperator(request, config);
+      app.post(path, allow('finance'), async (request) => {
+        const operator = requireOperator(request);
         const { id } = parse(ZRecordIdRequest, request.params);
         const { reason } = parse(ZDecisionReason, requestInput(request));
-        const outcome = await decide(id, operator, reason);
+        const outcome = await decide(id, { ...operator, ip: request.ip }, reason);
         return ok(request, operatorView(outcome.deposit, request), outcome.msgKey);
       });
     }

@@ -15,7 +15,7 @@ export const EXAMPLE_CHANNELS: ChannelSeed[] = [
     type: CashierType.coin,
     currencyCode: 'USDT',
     protocolCode: 'TRC20',
-    address: 'TJYeasTPa6gpEEfYqN2KvmKBZ5yCz8Kx3e',
+    address: 'TGK7iKdGVWKNoRCM9fogBuhGfE1hP62ZJr',
     minAmount: '10',
     maxAmount: '100000',
     sort: 1,

@@ -11,7 +11,7 @@ import {
   type TCoinDepositRequest,
   type TWireDepositRequest,
 } from '@pipwise/domain';
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, sum, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
@@ -20,7 +20,9 @@ import { rowsOf } from '../../db/rows.js';
 import { cashierTimelines, recordCashierEvent, type CashierEventRow } from '../../db/cashier-events.js';
 import { cashierEvents, depositChannels, deposits } from '../../db/schema.js';
 import type { EventBus } from '../../realtime/bus.js';
-import type { Operator } from '../../http/operator.js';
+import { translate } from '../../i18n/catalog.js';
+import type { AuditService } from '../audit/service.js';
+import type { ClaimRelease, Decider, UserNotifier } from '../reviews/types.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { announceWalletChange } from '../wallet/notices.js';
@@ -40,6 +42,9 @@ export interface DepositsDeps {
   wallet: WalletService;
   settings: SettingsService;
   uploads: ProofUploads;
+  audit: AuditService;
+  claims: ClaimRelease;
+  notifier: UserNotifier;
 }
 
 export type DepositChannel = typeof depositChannels.$inferSelect;
@@ -139,9 +144,9 @@ export class DepositsService {
     return record!;
   }
 
-  /** The operators' queue: records of every user in one status, oldest first. */
-  async queue(status: number, page: number) {
-    const where = eq(deposits.status, status);
+  /** The operators' queue: records of every user (or of one) in one status, oldest first. */
+  async queue(status: number, page: number, userId?: number) {
+    const where = and(eq(deposits.status, status), userId === undefined ? undefined : eq(deposits.userId, userId));
     const [rows, [totals]] = await Promise.all([
       this.deps.db
         .select()
@@ -155,6 +160,23 @@ export class DepositsService {
     return { rows: await this.withTimelines(this.deps.db, rows), total: Number(totals?.total ?? 0) };
   }
 
+  /** Whether a deposit exists (the claims of the review queue are on real records only). */
+  async exists(id: number): Promise<boolean> {
+    const [row] = await this.deps.db.select({ id: deposits.id }).from(deposits).where(eq(deposits.id, id)).limit(1);
+    return row !== undefined;
+  }
+
+  /** What each user has had credited by finished deposits (users without any are absent). */
+  async finishedTotals(userIds: number[]): Promise<Map<number, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.deps.db
+      .select({ userId: deposits.userId, total: sum(deposits.creditedAmount) })
+      .from(deposits)
+      .where(and(inArray(deposits.userId, userIds), eq(deposits.status, DepositStatus.finished)))
+      .groupBy(deposits.userId);
+    return new Map(rows.map((row) => [row.userId, row.total ?? '0']));
+  }
+
   /** A link to the proof image that works for a few minutes. */
   proofUrl(uploadId: string): string {
     return this.deps.uploads.signedUrl(uploadId, this.deps.clock.now());
@@ -164,8 +186,9 @@ export class DepositsService {
    * Finishes a deposit and credits `creditedAmount` (what actually arrived; the declared amount by
    * default) in one transaction. Exactly once: the update only matches a record still unchecked, and
    * a concurrent decision waits on the row, then matches nothing and is told it was already decided.
+   * The audit row and the end of the item's claim commit with the decision.
    */
-  async approve(id: number, operator: Operator, creditedAmount?: string): Promise<DepositOutcome> {
+  async approve(id: number, operator: Decider, creditedAmount?: string): Promise<DepositOutcome> {
     const record = await this.deps.db.transaction(async (tx) => {
       const now = this.deps.clock.now();
       const credited = creditedAmount === undefined ? sql`${deposits.amount}` : roundBalance(creditedAmount).toFixed(2);
@@ -184,19 +207,25 @@ export class DepositsService {
         refId: row.id,
       });
       await this.event(tx, row.id, DepositStatus.finished, operator.actor, null, now);
+      await this.audit(tx, operator, 'deposit.approve', row, null);
       return this.owned(row.userId, row.id, tx);
     });
     announceWalletChange(this.deps.bus, record.userId, { cause: 'deposit', id, status: DepositStatus.finished });
+    const credited = roundBalance(record.creditedAmount!).toFixed(2);
+    await this.deps.notifier.notifyUser(record.userId, (lang) => ({
+      subject: translate(lang, 'mail_deposit_subject', { id }),
+      text: translate(lang, 'mail_deposit_credited_body', { id, amount: credited }),
+    }));
     return { deposit: record, msgKey: 'deposit_approved' };
   }
 
   /** 0 → 2: the reason is shown to the user as the record's remark. */
-  reject(id: number, operator: Operator, reason: string): Promise<DepositOutcome> {
+  reject(id: number, operator: Decider, reason: string): Promise<DepositOutcome> {
     return this.close(id, operator, DepositStatus.rejected, reason, 'deposit_rejected');
   }
 
   /** 0 → 3 by an operator (a duplicate, a payment that will never arrive…), with the reason shown. */
-  void(id: number, operator: Operator, reason: string): Promise<DepositOutcome> {
+  void(id: number, operator: Decider, reason: string): Promise<DepositOutcome> {
     return this.close(id, operator, DepositStatus.invalid, reason, 'deposit_voided');
   }
 
@@ -281,15 +310,39 @@ export class DepositsService {
       .orderBy(asc(depositChannels.sort), asc(depositChannels.id));
   }
 
-  private async close(id: number, operator: Operator, status: number, reason: string, msgKey: string): Promise<DepositOutcome> {
+  private async close(id: number, operator: Decider, status: number, reason: string, msgKey: string): Promise<DepositOutcome> {
+    const action = status === DepositStatus.rejected ? 'deposit.reject' : 'deposit.void';
     const deposit = await this.deps.db.transaction(async (tx) => {
       const now = this.deps.clock.now();
       const row = await this.decide(tx, id, { status, remark: reason, decidedBy: operator.actor, decidedAt: now });
       await this.event(tx, row.id, status, operator.actor, reason, now);
+      await this.audit(tx, operator, action, row, reason);
       return this.owned(row.userId, row.id, tx);
     });
     announceWalletChange(this.deps.bus, deposit.userId, { cause: 'deposit', id, status });
+    const amount = roundBalance(deposit.amount).toFixed(2);
+    await this.deps.notifier.notifyUser(deposit.userId, (lang) => ({
+      subject: translate(lang, 'mail_deposit_subject', { id }),
+      text: translate(lang, 'mail_deposit_not_credited_body', { id, amount, reason }),
+    }));
     return { deposit, msgKey };
+  }
+
+  /** The decision's audit row (it left status 0 — the update's condition says so) and the claim's end. */
+  private async audit(tx: Executor, operator: Decider, action: string, row: DepositRow, reason: string | null) {
+    await this.deps.audit.record(
+      {
+        by: operator,
+        action,
+        targetType: 'deposit',
+        targetId: row.id,
+        before: { status: DepositStatus.unchecked, amount: row.amount, user_id: row.userId },
+        after: { status: row.status, amount: row.amount, credited_amount: row.creditedAmount, reason },
+        ip: operator.ip,
+      },
+      tx,
+    );
+    await this.deps.claims.releaseAll(tx, 'deposits', row.id);
   }
 
   /** The one transition out of 0; a record already decided (or unknown) changes nothing. */

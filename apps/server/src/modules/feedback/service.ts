@@ -9,12 +9,12 @@ import {
   type TFeedbackRequest,
 } from '@pipwise/domain';
 import { and, desc, eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { feedback } from '../../db/schema.js';
 import type { Principal } from '../../http/auth.js';
 import type { Operator } from '../../http/operator.js';
+import type { AuditService } from '../audit/service.js';
 
 export const FEEDBACK_PAGE_SIZE = 20;
 
@@ -34,12 +34,14 @@ const present = (row: FeedbackRow): FeedbackAdminView => ({
   upload_id: row.uploadId,
   lang: row.lang,
   status: row.status,
+  handled_by: row.handledBy,
+  handled_at: row.handledAt?.toISOString() ?? null,
   created_at: row.createdAt.toISOString(),
 });
 
 /** Feedback from visitors and users (/feedback), kept for operators to read and mark handled. */
 export class FeedbackService {
-  constructor(private readonly deps: { db: Db; clock: Clock; uploads: FeedbackUploads; log: FastifyBaseLogger }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; uploads: FeedbackUploads; audit: AuditService }) {}
 
   /**
    * Stores one feedback. An image only comes from a signed-in user's own uploads (uploading needs a real
@@ -80,18 +82,34 @@ export class FeedbackService {
     return rows.map(present);
   }
 
-  /** Marks a feedback handled; marking it again answers it as it is. */
-  async markHandled(id: number, operator: Operator): Promise<FeedbackAdminView> {
-    const [updated] = await this.deps.db
-      .update(feedback)
-      .set({ status: FeedbackStatus.handled })
-      .where(and(eq(feedback.id, id), eq(feedback.status, FeedbackStatus.new)))
-      .returning();
-    if (updated) {
-      // The table keeps no operator column; the log is where who handled it is recorded.
-      this.deps.log.info({ feedbackId: id, actor: operator.actor }, 'feedback handled');
-      return present(updated);
-    }
+  /**
+   * Marks a feedback handled, by whom and when, with its audit row in the same transaction; marking it
+   * again answers it as it is (the first operator stays recorded).
+   */
+  async markHandled(id: number, operator: Operator, ip: string): Promise<FeedbackAdminView> {
+    const updated = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(feedback)
+        .set({ status: FeedbackStatus.handled, handledBy: operator.actor, handledAt: this.deps.clock.now() })
+        .where(and(eq(feedback.id, id), eq(feedback.status, FeedbackStatus.new)))
+        .returning();
+      if (row) {
+        await this.deps.audit.record(
+          {
+            by: operator,
+            action: 'feedback.handled',
+            targetType: 'feedback',
+            targetId: id,
+            before: { status: FeedbackStatus.new },
+            after: { status: FeedbackStatus.handled },
+            ip,
+          },
+          tx,
+        );
+      }
+      return row;
+    });
+    if (updated) return present(updated);
     const [existing] = await this.deps.db.select().from(feedback).where(eq(feedback.id, id));
     if (!existing) throw notFound('feedback_not_found');
     return present(existing);

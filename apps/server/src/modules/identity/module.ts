@@ -1,17 +1,22 @@
 import type { CoreDeps, Module } from '../../context.js';
 import { deriveKey } from '../../secret.js';
+import type { AuditService } from '../audit/service.js';
+import type { ClaimRelease, UserNotifier } from '../reviews/types.js';
 import { identityRoutes } from './routes.js';
 import { IdentityService, type IdentityUploads } from './service.js';
 
 /** The identity context: real-name verification. Withdrawals ask it whether a user is verified. */
-export function createIdentityModule(deps: CoreDeps, options: { uploads: IdentityUploads }) {
-  const service = new IdentityService(
-    deps.database.db,
-    options.uploads,
-    deriveKey(deps.config, 'identity-documents'),
-    deps.clock,
-    deps.log,
-  );
-  const module: Module = { name: 'identity', routes: identityRoutes(service, deps.config) };
+export function createIdentityModule(
+  deps: CoreDeps,
+  options: { uploads: IdentityUploads; audit: AuditService; claims: ClaimRelease; notifier: UserNotifier },
+) {
+  const service = new IdentityService({
+    db: deps.database.db,
+    key: deriveKey(deps.config, 'identity-documents'),
+    clock: deps.clock,
+    log: deps.log,
+    ...options,
+  });
+  const module: Module = { name: 'identity', routes: identityRoutes(service) };
   return { service, module };
 }

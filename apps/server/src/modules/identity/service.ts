@@ -11,12 +11,14 @@ import {
   type RealNameView,
   type TRealNameRequest,
 } from '@pipwise/domain';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { realNameRecords } from '../../db/schema.js';
-import type { Operator } from '../../http/operator.js';
+import { translate } from '../../i18n/catalog.js';
+import type { AuditService } from '../audit/service.js';
+import type { ClaimRelease, Decider, UserNotifier } from '../reviews/types.js';
 import { openCardId, sealCardId } from './seal.js';
 
 export const IDENTITY_PAGE_SIZE = 20;
@@ -37,15 +39,30 @@ const statusOf = (row: RecordRow) => row.reviewStatus as RealNameStatusValue;
  * operator. The ID number is sealed at rest; users see it masked, operators in full through an
  * audited reveal.
  */
+export interface IdentityDeps {
+  db: Db;
+  uploads: IdentityUploads;
+  /** The 'identity-documents' key (secret.ts deriveKey). */
+  key: Buffer;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  audit: AuditService;
+  claims: ClaimRelease;
+  notifier: UserNotifier;
+}
+
 export class IdentityService {
-  constructor(
-    private readonly db: Db,
-    private readonly uploads: IdentityUploads,
-    /** The 'identity-documents' key (secret.ts deriveKey). */
-    private readonly key: Buffer,
-    private readonly clock: Clock,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+  private readonly db: Db;
+  private readonly uploads: IdentityUploads;
+  private readonly key: Buffer;
+  private readonly clock: Clock;
+
+  constructor(private readonly deps: IdentityDeps) {
+    this.db = deps.db;
+    this.uploads = deps.uploads;
+    this.key = deps.key;
+    this.clock = deps.clock;
+  }
 
   private async record(userId: number, executor: Executor = this.db): Promise<RecordRow | undefined> {
     const [row] = await executor.select().from(realNameRecords).where(eq(realNameRecords.userId, userId)).limit(1);
@@ -108,6 +125,20 @@ export class IdentityService {
     return this.view(row);
   }
 
+  /** Review status of each user's record (users who never submitted are absent: status 0). */
+  async statuses(userIds: number[]): Promise<Map<number, RealNameStatusValue>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ userId: realNameRecords.userId, status: realNameRecords.reviewStatus })
+      .from(realNameRecords)
+      .where(inArray(realNameRecords.userId, userIds));
+    return new Map(rows.map((row) => [row.userId, row.status as RealNameStatusValue]));
+  }
+
+  async exists(userId: number): Promise<boolean> {
+    return (await this.record(userId)) !== undefined;
+  }
+
   async isVerified(userId: number): Promise<boolean> {
     const row = await this.record(userId);
     return row !== undefined && statusOf(row) === RealNameStatus.verified;
@@ -139,9 +170,12 @@ export class IdentityService {
     };
   }
 
-  /** Operators: submissions in one status, oldest first (the queue is worked in order). */
-  async list(status: RealNameStatusValue, page: number): Promise<IdentityReviewListView> {
-    const where = eq(realNameRecords.reviewStatus, status);
+  /** Operators: submissions in one status (of everyone or one user), oldest first (the queue is worked in order). */
+  async list(status: RealNameStatusValue, page: number, userId?: number): Promise<IdentityReviewListView> {
+    const where = and(
+      eq(realNameRecords.reviewStatus, status),
+      userId === undefined ? undefined : eq(realNameRecords.userId, userId),
+    );
     const [rows, [totals]] = await Promise.all([
       this.db
         .select()
@@ -161,39 +195,70 @@ export class IdentityService {
   /**
    * Moves a record under review to `to`. The status test is in the UPDATE itself, so however many
    * operators click at once exactly one decision lands; the others are told it was already decided.
+   * Its audit row and the end of the item's claim commit with it; the user is told the outcome.
    */
   private async decide(
     userId: number,
-    operator: Operator,
+    operator: Decider,
     to: RealNameStatusValue,
     reason: string | null,
   ): Promise<IdentityReviewView> {
-    const [row] = await this.db
-      .update(realNameRecords)
-      .set({ reviewStatus: to, reason, reviewedAt: this.clock.now(), reviewedBy: operator.actor })
-      .where(and(eq(realNameRecords.userId, userId), eq(realNameRecords.reviewStatus, RealNameStatus.underReview)))
-      .returning();
-    if (row) {
-      this.log.info({ userId, operator: operator.actor, reviewStatus: to }, 'identity reviewed');
-      return this.reviewView(row);
-    }
-    if (!(await this.record(userId))) throw notFound('identity_not_found');
-    throw conflict('identity_not_under_review');
+    const row = await this.db.transaction(async (tx) => {
+      const [changed] = await tx
+        .update(realNameRecords)
+        .set({ reviewStatus: to, reason, reviewedAt: this.clock.now(), reviewedBy: operator.actor })
+        .where(and(eq(realNameRecords.userId, userId), eq(realNameRecords.reviewStatus, RealNameStatus.underReview)))
+        .returning();
+      if (!changed) {
+        if (!(await this.record(userId, tx))) throw notFound('identity_not_found');
+        throw conflict('identity_not_under_review');
+      }
+      await this.deps.audit.record(
+        {
+          by: operator,
+          action: to === RealNameStatus.verified ? 'kyc.approve' : 'kyc.reject',
+          targetType: 'kyc',
+          targetId: userId,
+          before: { review_status: RealNameStatus.underReview },
+          after: { review_status: to, reason },
+          ip: operator.ip,
+        },
+        tx,
+      );
+      await this.deps.claims.releaseAll(tx, 'kyc', userId);
+      return changed;
+    });
+    this.deps.log.info({ userId, operator: operator.actor, reviewStatus: to }, 'identity reviewed');
+    await this.deps.notifier.notifyUser(userId, (lang) => ({
+      subject: translate(lang, 'mail_identity_subject'),
+      text:
+        to === RealNameStatus.verified
+          ? translate(lang, 'mail_identity_verified_body')
+          : translate(lang, 'mail_identity_rejected_body', { reason: reason ?? '' }),
+    }));
+    return this.reviewView(row);
   }
 
-  approve(userId: number, operator: Operator): Promise<IdentityReviewView> {
+  approve(userId: number, operator: Decider): Promise<IdentityReviewView> {
     return this.decide(userId, operator, RealNameStatus.verified, null);
   }
 
-  reject(userId: number, operator: Operator, reason: string): Promise<IdentityReviewView> {
+  reject(userId: number, operator: Decider, reason: string): Promise<IdentityReviewView> {
     return this.decide(userId, operator, RealNameStatus.none, reason);
   }
 
-  /** The full ID number; each reveal is logged with who asked (the back office's audit log takes it over). */
-  async reveal(userId: number, operator: Operator): Promise<IdentityCardIdView> {
+  /** The full ID number; each reveal is an audit row naming who asked (written before the number is shown) and a log line. */
+  async reveal(userId: number, operator: Decider): Promise<IdentityCardIdView> {
     const row = await this.record(userId);
     if (!row) throw notFound('identity_not_found');
-    this.log.info({ userId, operator: operator.actor }, 'identity card id revealed');
+    await this.deps.audit.record({
+      by: operator,
+      action: 'kyc.reveal_card_id',
+      targetType: 'kyc',
+      targetId: userId,
+      ip: operator.ip,
+    });
+    this.deps.log.info({ userId, operator: operator.actor }, 'identity card id revealed');
     return { user_id: userId, card_id: openCardId(this.key, userId, row.cardIdSealed) };
   }
 }

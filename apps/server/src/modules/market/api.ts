@@ -26,6 +26,11 @@ export interface InstrumentInfo {
   leverages: number[];
   spread: Dec;
   session: string;
+  /**
+   * Offered to new orders and shown in lists. A disabled instrument keeps its quotes, so positions
+   * already open on it can still be valued and closed.
+   */
+  enabled: boolean;
 }
 
 /** The current quote of an instrument; decimals as strings so nothing passes through a float. */
@@ -47,6 +52,7 @@ export interface Quote {
 }
 
 export interface MarketService {
+  /** Every instrument, disabled ones included (their positions still need them). */
   listInstruments(): InstrumentInfo[];
   getInstrument(id: number): InstrumentInfo | undefined;
   getInstrumentByCode(code: string): InstrumentInfo | undefined;
@@ -61,5 +67,9 @@ declare module '../../realtime/bus.js' {
   interface BusEvents {
     /** Every tick of every instrument, after the quote table was updated. */
     'market.quote': Quote;
+    /** An operator changed an instrument: every process reads its parameters again, in place. */
+    'market.instrument_changed': { id: number };
+    /** An operator changed the categories: every process reads them again. */
+    'market.categories_changed': Record<string, never>;
   }
 }

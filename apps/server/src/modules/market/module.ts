@@ -1,4 +1,6 @@
 import type { CoreDeps, Module } from '../../context.js';
+import type { AuditService } from '../audit/service.js';
+import { MarketAdmin, registerMarketAdminRoutes } from './admin.js';
 import type { MarketService } from './api.js';
 import { ManualFeed, SimulatedFeed, type MarketDataSource } from './feed.js';
 import { registerMarketRoutes } from './routes.js';
@@ -12,7 +14,7 @@ export const DAY_MARKET_INTERVAL_MS = 1_000;
  * feed with history back-fill; tests choose the manual source). A gateway process (ROLE=gateway)
  * runs no source and follows the engine's quotes over the bus.
  */
-export function createMarketModule(deps: CoreDeps) {
+export function createMarketModule(deps: CoreDeps, services: { audit: AuditService }) {
   const choice = deps.marketFeed ?? { source: 'simulated' };
   const source: MarketDataSource =
     choice.source === 'manual' ? new ManualFeed(deps.clock) : new SimulatedFeed(deps.config.feedSeed, deps.clock);
@@ -22,9 +24,13 @@ export function createMarketModule(deps: CoreDeps) {
     dayMarketIntervalMs: choice.source === 'manual' ? 0 : DAY_MARKET_INTERVAL_MS,
     runsFeed: deps.config.role !== 'gateway',
   });
+  const admin = new MarketAdmin({ db: deps.database.db, bus: deps.bus, audit: services.audit, engine });
   const module: Module = {
     name: 'market',
-    routes: (app) => registerMarketRoutes(app, engine),
+    routes: (app) => {
+      registerMarketRoutes(app, engine);
+      registerMarketAdminRoutes(app, admin);
+    },
     seed: () => engine.seed(),
     start: () => engine.start(),
     stop: () => engine.stop(),

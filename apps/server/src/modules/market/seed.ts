@@ -1,18 +1,17 @@
-import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { categories, instruments } from '../../db/schema.js';
 import { CATEGORY_SEEDS, INSTRUMENT_SEEDS } from './catalog.js';
 
 /**
- * Idempotent: categories are upserted by slug (their names are product text and follow upgrades);
- * instruments are inserted by code and never overwritten, so an operator's change to a spread or a
- * leverage list survives restarts, and new instruments appear on upgrade.
+ * Idempotent: categories are inserted by slug and instruments by code, and neither is ever overwritten,
+ * so an operator's change (a category's names, a spread, a leverage list) survives restarts, and new
+ * ones appear on upgrade.
  */
 export async function seedMarket(db: Executor) {
   await db
     .insert(categories)
     .values(CATEGORY_SEEDS.map(({ slug, sort, names }) => ({ slug, sort, names })))
-    .onConflictDoUpdate({ target: categories.slug, set: { sort: sql`excluded.sort`, names: sql`excluded.names` } });
+    .onConflictDoNothing({ target: categories.slug });
   const categoryIds = new Map(
     (await db.select({ id: categories.id, slug: categories.slug }).from(categories)).map((c) => [c.slug, c.id]),
   );

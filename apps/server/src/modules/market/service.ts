@@ -39,8 +39,11 @@ export interface MarketEngineOptions {
 }
 
 interface Entry {
+  /** Replaced whole when an operator changes the instrument, so a reader never sees half a change. */
   info: InstrumentInfo;
+  /** Shared with the running source, so its fields are changed in place (the next tick uses them). */
   feed: FeedInstrument;
+  sort: number;
   quote: QuoteState;
   bars: BarSet;
   lastDayMarket: number;
@@ -52,6 +55,39 @@ const USD_RATE_DIGITS = 12;
 const SESSION_CHECK_MS = 1_000;
 const SPARKLINE_TTL_MS = 60_000;
 const PRUNE_INTERVAL_MS = 6 * 3600_000;
+/**
+ * Redis pub/sub drops what is published while a subscriber reconnects: without any event the catalogue
+ * is still read again this often, so a missed change is late by at most this, never lost.
+ */
+export const CATALOGUE_MAX_AGE_MS = 60_000;
+
+type InstrumentRow = typeof instruments.$inferSelect;
+
+function infoOf(row: InstrumentRow): InstrumentInfo {
+  return {
+    id: row.id,
+    code: row.code,
+    showCode: row.showCode,
+    name: row.name,
+    logo: row.logo,
+    categoryId: row.categoryId,
+    baseCurrency: row.baseCurrency,
+    quoteCurrency: row.quoteCurrency,
+    pricePrecision: row.pricePrecision,
+    lotStep: dec(row.lotStep),
+    minLots: dec(row.minLots),
+    maxLots: dec(row.maxLots),
+    contractSize: dec(row.contractSize),
+    feeRate: dec(row.feeRate),
+    marginMode: row.marginMode,
+    leverages: row.leverages,
+    spread: dec(row.spread),
+    session: row.session,
+    enabled: row.enabled,
+  };
+}
+
+const bySort = (a: Entry, b: Entry) => a.sort - b.sort || a.info.id - b.info.id;
 
 /**
  * The market: instruments, the in-memory quote table, the current bars, and the tick pipeline
@@ -66,7 +102,9 @@ export class MarketEngine implements MarketService {
   private dirty = new Set<number>();
   private flushing: Promise<void> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
-  private unsubscribe: (() => void) | undefined;
+  private unsubscribe: (() => void)[] = [];
+  /** Catalogue reads run one after another, so an older read never lands after a newer one. */
+  private reloading: Promise<void> = Promise.resolve();
   private sparklineCache = new Map<string, { loadedAt: number; bars: Bar[] }>();
   lastBackfill: (BackfillReport & { ms: number }) | undefined;
 
@@ -86,38 +124,19 @@ export class MarketEngine implements MarketService {
     await this.load();
   }
 
-  /** Loads categories and enabled instruments; quotes start at the base price until history is read. */
+  /**
+   * Loads categories and every instrument, disabled ones too (they keep quoting for the positions open
+   * on them); quotes start at the base price until history is read.
+   */
   async load() {
     const { db } = this.deps.database;
-    this.categoryRows = await db
-      .select({ id: categories.id, names: categories.names })
-      .from(categories)
-      .orderBy(asc(categories.sort));
-    const rows = await db.select().from(instruments).where(eq(instruments.enabled, true)).orderBy(asc(instruments.sort));
+    await this.loadCategories();
+    const rows = await db.select().from(instruments).orderBy(asc(instruments.sort), asc(instruments.id));
     this.entries.clear();
     this.byCode.clear();
     for (const row of rows) {
       if (!isMarketSession(row.session)) throw new Error(`instrument ${row.code} has unknown session ${row.session}`);
-      const info: InstrumentInfo = {
-        id: row.id,
-        code: row.code,
-        showCode: row.showCode,
-        name: row.name,
-        logo: row.logo,
-        categoryId: row.categoryId,
-        baseCurrency: row.baseCurrency,
-        quoteCurrency: row.quoteCurrency,
-        pricePrecision: row.pricePrecision,
-        lotStep: dec(row.lotStep),
-        minLots: dec(row.minLots),
-        maxLots: dec(row.maxLots),
-        contractSize: dec(row.contractSize),
-        feeRate: dec(row.feeRate),
-        marginMode: row.marginMode,
-        leverages: row.leverages,
-        spread: dec(row.spread),
-        session: row.session,
-      };
+      const info = infoOf(row);
       const basePrice = Number(row.basePrice);
       const feed: FeedInstrument = {
         code: row.code,
@@ -131,6 +150,7 @@ export class MarketEngine implements MarketService {
       const entry: Entry = {
         info,
         feed,
+        sort: row.sort,
         quote: new QuoteState(row.id, row.code, row.pricePrecision),
         bars: new BarSet((period, bar) => this.closedBars.push({ ...bar, instrumentId: row.id, period })),
         lastDayMarket: -Infinity,
@@ -171,17 +191,79 @@ export class MarketEngine implements MarketService {
       await this.prune();
       this.timers.push(setInterval(() => void this.prune(), PRUNE_INTERVAL_MS));
     } else {
-      this.unsubscribe = this.deps.bus.subscribe('market.quote', (quote) => this.follow(quote));
+      this.unsubscribe.push(this.deps.bus.subscribe('market.quote', (quote) => this.follow(quote)));
     }
+    this.unsubscribe.push(
+      this.deps.bus.subscribe('market.instrument_changed', ({ id }) => void this.reloadInstrument(id)),
+      this.deps.bus.subscribe('market.categories_changed', () => void this.reloadCategories()),
+    );
     this.timers.push(setInterval(() => this.checkSessions(), SESSION_CHECK_MS));
+    this.timers.push(setInterval(() => void this.reloadCatalogue(), CATALOGUE_MAX_AGE_MS));
   }
 
   async stop() {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    this.unsubscribe = [];
     this.source.stop();
     await this.flush();
+  }
+
+  // ── operators' changes ────────────────────────────────────────────────────────────────────────────
+
+  private async loadCategories() {
+    this.categoryRows = await this.deps.database.db
+      .select({ id: categories.id, names: categories.names })
+      .from(categories)
+      .orderBy(asc(categories.sort), asc(categories.id));
+  }
+
+  /** Runs catalogue reads one at a time; a failed read is logged, the next event or refresh retries. */
+  private serialised(what: string, read: () => Promise<void>): Promise<void> {
+    this.reloading = this.reloading.then(read).catch((error: unknown) => {
+      this.deps.log.error({ err: error }, `reading ${what} again failed`);
+    });
+    return this.reloading;
+  }
+
+  /**
+   * Takes an operator's change of one instrument in place: its rules and name at once, its spread in the
+   * feed (the next tick's ask uses it); quotes and bars go on. An instrument this process has never
+   * loaded (added to the table since it started) appears with the next start.
+   */
+  reloadInstrument(id: number): Promise<void> {
+    return this.serialised(`instrument ${id}`, async () => {
+      const [row] = await this.deps.database.db.select().from(instruments).where(eq(instruments.id, id));
+      if (row) this.apply([row]);
+    });
+  }
+
+  reloadCategories(): Promise<void> {
+    return this.serialised('categories', () => this.loadCategories());
+  }
+
+  /** Every instrument and category again: the periodic guard against a missed event. */
+  private reloadCatalogue(): Promise<void> {
+    return this.serialised('the catalogue', async () => {
+      await this.loadCategories();
+      this.apply(await this.deps.database.db.select().from(instruments));
+    });
+  }
+
+  private apply(rows: InstrumentRow[]) {
+    let reorder = false;
+    for (const row of rows) {
+      const entry = this.entries.get(row.id);
+      if (!entry) continue;
+      entry.info = infoOf(row);
+      entry.feed.spread = row.spread;
+      if (entry.sort !== row.sort) {
+        entry.sort = row.sort;
+        reorder = true;
+      }
+    }
+    if (reorder) this.entries = new Map([...this.entries.values()].sort(bySort).map((entry) => [entry.info.id, entry]));
   }
 
   /** Continues the stored bars and sets every quote from its last close and the last 24 hours. */
@@ -364,6 +446,7 @@ export class MarketEngine implements MarketService {
     const result: TradePairView[] = [];
     for (const entry of this.entries.values()) {
       const { info } = entry;
+      if (!info.enabled) continue;
       if (term && !`${info.code}\n${info.showCode}\n${info.name}`.toLowerCase().includes(term)) continue;
       const open = this.isOpen(info.id);
       const quote = entry.quote.snapshot(now, open);
@@ -445,7 +528,10 @@ export class MarketEngine implements MarketService {
 
   /** Compact series for list sparklines; the stored part is cached for a minute, the last point is live. */
   async sparklines(instrumentId: number | undefined, period: KlinePeriod): Promise<SparklineView[]> {
-    const targets = instrumentId === undefined ? [...this.entries.values()] : [this.entryOrThrow(instrumentId)];
+    const targets =
+      instrumentId === undefined
+        ? [...this.entries.values()].filter((entry) => entry.info.enabled)
+        : [this.entryOrThrow(instrumentId)];
     const now = this.deps.clock.now().getTime();
     const result: SparklineView[] = [];
     for (const entry of targets) {

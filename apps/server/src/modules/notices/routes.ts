@@ -1,15 +1,11 @@
-import { ApiPath, ZAnnouncementCreate, ZNoticeInfoQuery, ZNoticeListQuery } from '@pipwise/domain';
+import { ApiPath, ZNoticeInfoQuery, ZNoticeListQuery } from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config.js';
 import { requireUser } from '../../http/auth.js';
 import { ok, parse } from '../../http/envelope.js';
-import { requireOperator } from '../../http/operator.js';
 import type { NoticesService } from './service.js';
 
-/** The operator's path for publishing an announcement, until the back office has its screens. */
-export const ANNOUNCEMENT_ADMIN_PATH = '/admin/api/announcements';
-
-export function noticeRoutes(notices: NoticesService, config: Config) {
+/** What users ask for; the operators' routes are in admin.ts. */
+export function noticeRoutes(notices: NoticesService) {
   return (app: FastifyInstance) => {
     app.get(ApiPath.noticeList, async (request) => {
       const { userId } = requireUser(request);
@@ -26,11 +22,6 @@ export function noticeRoutes(notices: NoticesService, config: Config) {
       const { userId } = requireUser(request);
       const { id } = parse(ZNoticeInfoQuery, request.query);
       return ok(request, await notices.open(userId, id));
-    });
-
-    app.post(ANNOUNCEMENT_ADMIN_PATH, async (request) => {
-      requireOperator(request, config);
-      return ok(request, await notices.create(parse(ZAnnouncementCreate, request.body)));
     });
   };
 }

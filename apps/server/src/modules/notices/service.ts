@@ -1,14 +1,6 @@
-import {
-  notFound,
-  type Language,
-  type NoticeDetailView,
-  type NoticeItemView,
-  type NoticeListView,
-  type TAnnouncementCreate,
-} from '@pipwise/domain';
+import { notFound, type Language, type NoticeDetailView, type NoticeItemView, type NoticeListView } from '@pipwise/domain';
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sanitizeContentHtml } from '../../http/html.js';
 import { announcementReads, announcements } from '../../db/schema.js';
 
 export const NOTICE_PAGE_SIZE = 10;
@@ -97,15 +89,5 @@ export class NoticesService {
     if (!row) throw notFound('notice_not_found');
     await this.db.insert(announcementReads).values({ userId, announcementId: id }).onConflictDoNothing();
     return { ...itemView(row, true), content: row.content };
-  }
-
-  /** An operator's new announcement; its HTML is sanitised before it is stored. */
-  async create(input: TAnnouncementCreate): Promise<NoticeDetailView> {
-    const [row] = await this.db
-      .insert(announcements)
-      .values({ lang: input.lang, title: input.title, content: sanitizeContentHtml(input.content), published: input.published })
-      .returning();
-    if (!row) throw new Error('announcement insert returned no row');
-    return { ...itemView(row, false), content: row.content };
   }
 }

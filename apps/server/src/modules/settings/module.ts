@@ -1,4 +1,5 @@
 import type { CoreDeps, Module } from '../../context.js';
+import type { AuditService } from '../audit/service.js';
 import { settingsRoutes } from './routes.js';
 import { SettingsService } from './service.js';
 
@@ -6,11 +7,11 @@ import { SettingsService } from './service.js';
  * Operator settings, read by the modules through one cached service (see `SettingsService`) and written
  * through the operator API.
  */
-export function createSettingsModule(deps: CoreDeps) {
-  const service = new SettingsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock });
+export function createSettingsModule(deps: CoreDeps, services: { audit: AuditService }) {
+  const service = new SettingsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, audit: services.audit });
   const module: Module = {
     name: 'settings',
-    routes: settingsRoutes(service, deps.config),
+    routes: settingsRoutes(service),
     stop: async () => service.stop(),
   };
   return { service, module };

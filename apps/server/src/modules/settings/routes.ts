@@ -1,10 +1,9 @@
-import { invalid, safeText } from '@pipwise/domain';
+import { forbidden, invalid, safeText, type OperatorRole } from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
 import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
 import { ok } from '../../http/envelope.js';
-import { requireOperator } from '../../http/operator.js';
+import { allow, requireOperator, type OperatorPrincipal } from '../../http/operator.js';
 import type { SettingsService } from './service.js';
 
 const flag = z.enum(['0', '1']);
@@ -25,27 +24,74 @@ const SETTING_RULES: Record<SettingKey, z.ZodType<string>> = {
   payout_method_cooldown_hours: nonNegative,
   deposit_expiry_days: positiveInteger,
   restricted_countries: z.string().regex(/^([A-Z]{2}(,[A-Z]{2})*)?$/),
+  withdraw_four_eyes_above: nonNegative,
+  review_claim_minutes: positiveInteger,
 };
 
-/** The operator API of settings, until the back office has its screens and operator accounts. */
-export function settingsRoutes(settings: SettingsService, config: Config) {
+/**
+ * Keys that move money or risk: only finance (and superadmin) may change them; every other key is the
+ * content team's (and superadmin's).
+ */
+export const MONEY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
+  'trade_fee_type',
+  'demo_start_balance',
+  'stop_out_level',
+  'withdraw_requires_kyc',
+  'payout_method_cooldown_hours',
+  'deposit_expiry_days',
+  'withdraw_four_eyes_above',
+  'review_claim_minutes',
+]);
+
+/** Whether an operator of `role` may change `key` (the route lets content and finance in; this decides per key). */
+export const mayChangeSetting = (role: OperatorRole, key: SettingKey) =>
+  role === 'superadmin' || role === (MONEY_SETTINGS.has(key) ? 'finance' : 'content');
+
+/** A setting's new value as its readers parse it; a JSON number is taken as the text it spells. */
+function checkedValue(key: string, value: unknown): { key: SettingKey; value: string } {
+  if (!Object.hasOwn(DEFAULT_SETTINGS, key)) throw invalid('operator_setting_unknown', { field: key });
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  const parsed = SETTING_RULES[key as SettingKey].safeParse(text);
+  if (!parsed.success) throw invalid('field_invalid', { field: key });
+  return { key: key as SettingKey, value: parsed.data };
+}
+
+function checkRole(operator: OperatorPrincipal, key: SettingKey) {
+  if (!mayChangeSetting(operator.role, key)) throw forbidden('setting_role_forbidden', { key });
+}
+
+/**
+ * The back office's settings: read by content and finance; each key changed only by the role it belongs
+ * to, with an audit row of its old and new value in the same transaction.
+ */
+export function settingsRoutes(settings: SettingsService) {
   return (app: FastifyInstance) => {
-    app.get('/admin/api/settings', async (request) => {
-      requireOperator(request, config);
+    app.get('/admin/api/settings', allow('content', 'finance'), async (request) => {
+      requireOperator(request);
       return ok(request, await settings.values());
     });
 
-    app.post('/admin/api/settings', async (request) => {
-      requireOperator(request, config);
+    app.put<{ Params: { key: string } }>('/admin/api/settings/:key', allow('content', 'finance'), async (request) => {
+      const operator = requireOperator(request);
+      const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+      if (!Object.hasOwn(body, 'value')) throw invalid('field_required', { field: 'value' });
+      const change = checkedValue(request.params.key, body.value);
+      checkRole(operator, change.key);
+      await settings.update({ [change.key]: change.value }, operator, request.ip);
+      return ok(request, await settings.values());
+    });
+
+    /** Several keys at once (`{key: value, …}`), each checked as PUT checks it; all or nothing. */
+    app.post('/admin/api/settings', allow('content', 'finance'), async (request) => {
+      const operator = requireOperator(request);
       const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
       const changes: Partial<Record<SettingKey, string>> = {};
       for (const [key, value] of Object.entries(body)) {
-        if (!Object.hasOwn(DEFAULT_SETTINGS, key)) throw invalid('operator_setting_unknown', { field: key });
-        const parsed = SETTING_RULES[key as SettingKey].safeParse(value);
-        if (!parsed.success) throw invalid('field_invalid', { field: key });
-        changes[key as SettingKey] = parsed.data;
+        const change = checkedValue(key, value);
+        checkRole(operator, change.key);
+        changes[change.key] = change.value;
       }
-      await settings.set(changes);
+      await settings.update(changes, operator, request.ip);
       return ok(request, await settings.values());
     });
   };

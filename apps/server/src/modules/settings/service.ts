@@ -3,7 +3,9 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { settings } from '../../db/schema.js';
 import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
+import type { Operator } from '../../http/operator.js';
 import type { EventBus } from '../../realtime/bus.js';
+import type { AuditService } from '../audit/service.js';
 
 declare module '../../realtime/bus.js' {
   interface BusEvents {
@@ -27,6 +29,7 @@ export interface SettingsDeps {
   db: Db;
   bus: EventBus;
   clock: Clock;
+  audit: AuditService;
 }
 
 /**
@@ -83,6 +86,39 @@ export class SettingsService {
       .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value` } });
     this.invalidate();
     this.deps.bus.publish('settings.changed', { keys: rows.map((row) => row.key as SettingKey) });
+  }
+
+  /**
+   * An operator's change: the old values are read under lock, the new ones written and one audit row per
+   * key recorded, in one transaction; then every process is told, as `set` does.
+   */
+  async update(changes: Partial<Record<SettingKey, string>>, by: Operator, ip: string): Promise<void> {
+    const keys = Object.keys(changes) as SettingKey[];
+    if (keys.length === 0) return;
+    await this.deps.db.transaction(async (tx) => {
+      const rows = await tx.select().from(settings).where(inArray(settings.key, keys)).for('update');
+      const before = new Map(rows.map((row) => [row.key, row.value]));
+      await tx
+        .insert(settings)
+        .values(keys.map((key) => ({ key, value: changes[key]! })))
+        .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value` } });
+      for (const key of keys) {
+        await this.deps.audit.record(
+          {
+            by,
+            action: 'setting.update',
+            targetType: 'setting',
+            targetId: key,
+            before: { value: before.get(key) ?? DEFAULT_SETTINGS[key] },
+            after: { value: changes[key] },
+            ip,
+          },
+          tx,
+        );
+      }
+    });
+    this.invalidate();
+    this.deps.bus.publish('settings.changed', { keys });
   }
 
   stop() {

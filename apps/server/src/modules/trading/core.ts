@@ -74,6 +74,13 @@ export interface TradingDeps {
   bus: EventBus;
   clock: Clock;
   settings: SettingsService;
+  /** Operators' freezes: a frozen account places no new orders (closing stays allowed). */
+  restrictions: TradingRestrictions;
+}
+
+/** What trading needs of the back office's freezes (answered from memory on the hot path). */
+export interface TradingRestrictions {
+  refuseFrozenTrading(userId: number): Promise<void>;
 }
 
 export interface OrderOutcome {

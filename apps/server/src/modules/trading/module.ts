@@ -2,6 +2,7 @@ import type { CoreDeps, Module } from '../../context.js';
 import type { MarketService } from '../market/api.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
+import type { TradingRestrictions } from './core.js';
 import { RiskEngine } from './engine.js';
 import { tradingRoutes } from './routes.js';
 import { TradingService } from './service.js';
@@ -35,7 +36,7 @@ export class Presence {
  */
 export function createTradingModule(
   deps: CoreDeps,
-  services: { wallet: WalletService; market: MarketService; settings: SettingsService },
+  services: { wallet: WalletService; market: MarketService; settings: SettingsService; restrictions: TradingRestrictions },
 ) {
   const service = new TradingService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, ...services });
   const presence = new Presence();

@@ -6,6 +6,7 @@ import {
   invalid,
   lotError,
   margin as marginOf,
+  notFound,
   OrderStatus,
   rejected,
   roundBalance,
@@ -162,6 +163,7 @@ export class OrderPlacement {
     // A retry gets the first answer whatever happened since (a closed market, a spent margin).
     const earlier = idempotencyKey ? await this.keys.replay(userId, { key: idempotencyKey, request }, 'submit') : null;
     if (earlier) return earlier;
+    await this.core.deps.restrictions.refuseFrozenTrading(userId);
     return this.placing.submit(await this.draft(userId, body, idempotencyKey, request));
   }
 
@@ -173,6 +175,8 @@ export class OrderPlacement {
     request: string,
   ): Promise<OrderDraft> {
     const instrument = this.core.instrument(body.forex_id);
+    // A disabled instrument takes no new orders; its open positions still close through core.instrument.
+    if (!instrument.enabled) throw notFound('instrument_not_found');
     if (instrument.leverages.length === 0) throw rejected('leverage_not_configured');
     if (!instrument.leverages.includes(body.multiple)) throw invalid('leverage_not_offered');
     const lots = dec(body.cont);

@@ -6,14 +6,22 @@ import { ledgerEntries, wallets } from '../../db/schema.js';
 
 /** Why a balance moved; each has a memo text `ledger_<type>` in the wallet catalogue. */
 export type LedgerType =
-  'demo_grant' | 'demo_reset' | 'trade_fee' | 'trade_profit' | 'write_off' | 'deposit' | 'withdrawal' | 'withdrawal_fee';
+  | 'demo_grant'
+  | 'demo_reset'
+  | 'trade_fee'
+  | 'trade_profit'
+  | 'write_off'
+  | 'deposit'
+  | 'withdrawal'
+  | 'withdrawal_fee'
+  | 'adjustment';
 
 export interface LedgerPosting {
   userId: number;
   amount: Dec | string;
   type: LedgerType;
   memoParams?: Record<string, string | number>;
-  refType?: 'order' | 'deposit' | 'withdrawal';
+  refType?: 'order' | 'deposit' | 'withdrawal' | 'adjustment';
   refId?: number;
 }
 

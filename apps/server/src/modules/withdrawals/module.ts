@@ -1,10 +1,18 @@
 import type { CoreDeps, Module } from '../../context.js';
 import { IdempotencyStore } from '../../db/idempotency.js';
+import type { AuditService } from '../audit/service.js';
+import type { ClaimRelease } from '../reviews/types.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { withdrawalRoutes } from './routes.js';
 import { seedWithdrawCurrencies } from './seed.js';
-import { WithdrawalsService, type KycCheck, type MarginReader, type OwnerNotifier } from './service.js';
+import {
+  WithdrawalsService,
+  type KycCheck,
+  type MarginReader,
+  type OwnerNotifier,
+  type WithdrawalRestrictions,
+} from './service.js';
 
 /** The withdrawals context: withdraw currencies, the user's payout methods and requests, the operators' decisions. */
 export function createWithdrawalsModule(
@@ -15,6 +23,9 @@ export function createWithdrawalsModule(
     trading: MarginReader;
     identity: KycCheck;
     notifier: OwnerNotifier;
+    restrictions: WithdrawalRestrictions;
+    audit: AuditService;
+    claims: ClaimRelease;
   },
 ) {
   const { db } = deps.database;

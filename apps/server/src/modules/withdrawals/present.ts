@@ -87,3 +87,20 @@ export function presentWithdrawal({ withdrawal, timeline }: WithdrawalRecord, la
     timeline: timeline.map((event) => presentEvent(event, lang)),
   };
 }
+
+/**
+ * A record as operators see it: the user's view plus whose it is, where it goes and who decided —
+ * with four-eyes, the first approver too, and whether a second approval is still needed.
+ */
+export function presentOperatorWithdrawal(record: WithdrawalRecord, lang: Language, needsSecondApproval: boolean) {
+  const { withdrawal } = record;
+  return {
+    ...presentWithdrawal(record, lang),
+    user_id: withdrawal.userId,
+    method_id: withdrawal.methodId,
+    first_approved_by: withdrawal.firstApprovedBy,
+    first_approved_at: withdrawal.firstApprovedAt?.toISOString() ?? null,
+    needs_second_approval: needsSecondApproval,
+    decided_by: withdrawal.decidedBy,
+  };
+}

@@ -1,6 +1,7 @@
 import {
   ApiPath,
   intFromInput,
+  pageQuery,
   positiveIntId,
   requiredText,
   WithdrawalStatus,
@@ -12,7 +13,6 @@ import {
   ZWithdrawListQuery,
   ZWithdrawRequest,
   type DrawMethodView,
-  type WithdrawalStatusValue,
   type WithdrawalView,
   type WithdrawCurrencyView,
 } from '@pipwise/domain';
@@ -22,13 +22,13 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { idempotentRequest } from '../../db/idempotency.js';
 import { ok, parse } from '../../http/envelope.js';
-import { requireOperator } from '../../http/operator.js';
+import { allow, requireOperator } from '../../http/operator.js';
 import { idempotencyKeyOf, perSession, requestInput, requireRealUser } from '../../http/requests.js';
 import { formatDateTime } from '../trading/present.js';
-import { presentCurrency, presentMethod, presentWithdrawal } from './present.js';
-import { WITHDRAWAL_PAGE_SIZE, type Decision, type WithdrawalRecord, type WithdrawalsService } from './service.js';
+import { presentCurrency, presentMethod, presentOperatorWithdrawal, presentWithdrawal } from './present.js';
+import { WITHDRAWAL_PAGE_SIZE, type Decision, type WithdrawalsService } from './service.js';
 
-export const WITHDRAWAL_LIMITS = { write: perSession(20), read: perSession(120), operator: perSession(600) };
+export const WITHDRAWAL_LIMITS = { write: perSession(20), read: perSession(120) };
 
 export const WITHDRAWAL_ADMIN_PATHS = {
   list: '/admin/api/withdrawals',
@@ -37,24 +37,19 @@ export const WITHDRAWAL_ADMIN_PATHS = {
   void: '/admin/api/withdrawals/:id/void',
 } as const;
 
-const ZOperatorQueueQuery = z.object({
+/** The operators' queue query (the list itself is served by the reviews module, with claims and user summaries). */
+export const ZWithdrawalQueueQuery = pageQuery.extend({
   status: intFromInput('withdraw_status_query_invalid', (number) =>
     number.min(WithdrawalStatus.unreviewed, { error: 'withdraw_status_query_invalid' }).max(WithdrawalStatus.invalid, {
       error: 'withdraw_status_query_invalid',
     }),
   ).default(WithdrawalStatus.unreviewed),
+  uid: positiveIntId('uid_invalid').optional(),
 });
 const ZRecordPath = z.object({ id: positiveIntId('record_invalid') });
 const ZDecisionReason = z.object({ reason: requiredText('withdraw_reason_required', 200) });
 
 export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config, clock: Clock) {
-  const operatorView = (record: WithdrawalRecord, request: FastifyRequest) => ({
-    ...presentWithdrawal(record, request.lang),
-    user_id: record.withdrawal.userId,
-    method_id: record.withdrawal.methodId,
-    decided_by: record.withdrawal.decidedBy,
-  });
-
   return (app: FastifyInstance) => {
     app.get(ApiPath.drawSymbols, WITHDRAWAL_LIMITS.read, async (request) => {
       requireRealUser(request);
@@ -117,25 +112,21 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config
       return ok(request, null, 'method_deleted');
     });
 
-    app.get(WITHDRAWAL_ADMIN_PATHS.list, WITHDRAWAL_LIMITS.operator, async (request) => {
-      requireOperator(request, config);
-      const { status } = parse(ZOperatorQueueQuery, request.query);
-      const rows = await withdrawals.queue(status as WithdrawalStatusValue);
-      return ok(
-        request,
-        rows.map((record) => operatorView(record, request)),
-      );
-    });
-
     const decide = (decision: Decision, needsReason: boolean) => async (request: FastifyRequest) => {
-      const operator = requireOperator(request, config);
+      const operator = requireOperator(request);
       const { id } = parse(ZRecordPath, request.params);
       const reason = needsReason ? parse(ZDecisionReason, requestInput(request)).reason : null;
-      const outcome = await withdrawals.decide(id, decision, operator, reason);
-      return ok(request, operatorView(outcome.record, request), outcome.msgKey);
+      const outcome = await withdrawals.decide(id, decision, { ...operator, ip: request.ip }, reason);
+      const threshold = await withdrawals.fourEyesThreshold();
+      const view = presentOperatorWithdrawal(
+        outcome.record,
+        request.lang,
+        withdrawals.needsSecondApproval(outcome.record.withdrawal, threshold),
+      );
+      return ok(request, view, outcome.msgKey);
     };
-    app.post(WITHDRAWAL_ADMIN_PATHS.approve, WITHDRAWAL_LIMITS.operator, decide('approve', false));
-    app.post(WITHDRAWAL_ADMIN_PATHS.reject, WITHDRAWAL_LIMITS.operator, decide('reject', true));
-    app.post(WITHDRAWAL_ADMIN_PATHS.void, WITHDRAWAL_LIMITS.operator, decide('void', true));
+    app.post(WITHDRAWAL_ADMIN_PATHS.approve, allow('finance'), decide('approve', false));
+    app.post(WITHDRAWAL_ADMIN_PATHS.reject, allow('finance'), decide('reject', true));
+    app.post(WITHDRAWAL_ADMIN_PATHS.void, allow('finance'), decide('void', true));
   };
 }

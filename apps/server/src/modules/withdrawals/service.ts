@@ -16,13 +16,14 @@ import {
   type TWithdrawRequest,
   type WithdrawalStatusValue,
 } from '@pipwise/domain';
-import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, sum } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import type { IdempotencyStore, IdempotentRequest } from '../../db/idempotency.js';
 import { cashierTimelines, recordCashierEvent, type CashierEventRow } from '../../db/cashier-events.js';
 import { payoutMethods, users, withdrawals, withdrawCurrencies } from '../../db/schema.js';
-import type { Operator } from '../../http/operator.js';
+import type { AuditService } from '../audit/service.js';
+import type { ClaimRelease, Decider } from '../reviews/types.js';
 import { translate } from '../../i18n/catalog.js';
 import type { EventBus } from '../../realtime/bus.js';
 import { announceWalletChange } from '../wallet/notices.js';
@@ -61,6 +62,11 @@ export interface OwnerNotifier {
   notifyUser(userId: number, compose: (lang: Language) => { subject: string; text: string }): Promise<void>;
 }
 
+/** The back office's withdrawals freeze, read in the request's transaction after its wallet lock. */
+export interface WithdrawalRestrictions {
+  refuseFrozenWithdrawals(tx: Executor, userId: number): Promise<void>;
+}
+
 export interface WithdrawalsDeps {
   db: Db;
   bus: EventBus;
@@ -70,11 +76,13 @@ export interface WithdrawalsDeps {
   trading: MarginReader;
   identity: KycCheck;
   notifier: OwnerNotifier;
+  restrictions: WithdrawalRestrictions;
   idempotency: IdempotencyStore;
+  audit: AuditService;
+  claims: ClaimRelease;
 }
 
 export const WITHDRAWAL_PAGE_SIZE = 20;
-const OPERATOR_QUEUE_SIZE = 100;
 const HOUR_MS = 3_600_000;
 const REF_TYPE = 'withdrawal';
 
@@ -85,6 +93,13 @@ const DECISIONS = {
   void: { status: WithdrawalStatus.invalid, msgKey: 'withdraw_voided' },
 } as const;
 export type Decision = keyof typeof DECISIONS;
+
+/** What a decision did: `firstApproval` when it only recorded the first of two approvals (four-eyes). */
+export interface DecisionOutcome {
+  record: WithdrawalRecord;
+  msgKey: string;
+  firstApproval: boolean;
+}
 
 /**
  * Payout methods and withdrawals (DESIGN §9). The requested amount moves into lock_balance in the same
@@ -246,6 +261,7 @@ export class WithdrawalsService {
     // After the wallet lock nothing else moves this account's money until commit; free margin is read
     // in the same transaction, so it counts the positions and reservations as they are now.
     const wallet = await this.deps.wallet.lock(tx, userId);
+    await this.deps.restrictions.refuseFrozenWithdrawals(tx, userId);
     const figures = await this.deps.trading.figures(userId, tx);
     const available = withdrawableAmount(wallet.balance, wallet.lockBalance, figures.freeMargin);
     if (amount.gt(available)) throw rejected('withdraw_exceeds_available', { available: available.toFixed(2) });
@@ -280,20 +296,39 @@ export class WithdrawalsService {
 
   /** The user's cancel of their own request while it is unreviewed: the locked amount is free again. */
   async cancel(userId: number, id: number): Promise<WithdrawalRecord> {
-    await this.db.transaction((tx) => this.transition(tx, id, WithdrawalStatus.invalid, 'user', null, userId));
+    await this.db.transaction(async (tx) => {
+      await this.transition(tx, id, WithdrawalStatus.invalid, 'user', null, userId);
+      // Nothing is left to review: an operator's claim on it ends with it.
+      await this.deps.claims.releaseAll(tx, 'withdrawals', id);
+    });
     announceWalletChange(this.deps.bus, userId, { cause: 'withdrawal', id, status: WithdrawalStatus.invalid });
     return this.record(userId, id);
   }
 
-  /** An operator's decision; approval debits the amount (what is sent, and the fee) exactly once. */
-  async decide(
-    id: number,
-    decision: Decision,
-    operator: Operator,
-    reason: string | null,
-  ): Promise<{ record: WithdrawalRecord; msgKey: string }> {
+  /**
+   * An operator's decision; approval debits the amount (what is sent, and the fee) exactly once. Above
+   * `withdraw_four_eyes_above` (the amount is in USD, the balance's currency) the first approval is only
+   * recorded and a different operator's approval completes it; rejecting or voiding needs one operator
+   * at any point. The audit row and the end of the item's claim commit with the decision; the user is
+   * told of the outcome once it is final.
+   */
+  async decide(id: number, decision: Decision, operator: Decider, reason: string | null): Promise<DecisionOutcome> {
     const { status, msgKey } = DECISIONS[decision];
-    const changed = await this.db.transaction(async (tx) => {
+    const threshold = await this.fourEyesThreshold();
+    const outcome = await this.db.transaction(async (tx) => {
+      // The row lock orders concurrent decisions on one record; each still changes it only through a
+      // conditional UPDATE from status 0, so whoever comes second finds it decided.
+      const [current] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).limit(1).for('update');
+      if (!current) throw notFound('withdrawal_not_found');
+      if (current.status !== WithdrawalStatus.unreviewed) throw conflict('withdraw_already_decided');
+      if (status === WithdrawalStatus.completed && current.firstApprovedBy === operator.actor) {
+        throw rejected('four_eyes_same_operator');
+      }
+      if (status === WithdrawalStatus.completed && current.firstApprovedBy === null && dec(current.amount).gt(threshold)) {
+        const row = await this.firstApproval(tx, id, operator);
+        await this.audit(tx, operator, 'withdrawal.first_approve', current, row, null);
+        return { row, firstApproval: true };
+      }
       const row = await this.transition(tx, id, status, operator.actor, reason);
       if (status === WithdrawalStatus.completed) {
         const sent = dec(row.amount).minus(row.fee);
@@ -302,10 +337,93 @@ export class WithdrawalsService {
         if (dec(row.fee).gt(0))
           await this.deps.wallet.post(tx, { ...posting, amount: dec(row.fee).negated(), type: 'withdrawal_fee' });
       }
-      return row;
+      await this.audit(tx, operator, `withdrawal.${decision}`, current, row, reason);
+      return { row, firstApproval: false };
     });
-    announceWalletChange(this.deps.bus, changed.userId, { cause: 'withdrawal', id, status });
-    return { record: await this.record(changed.userId, id), msgKey };
+    const { row } = outcome;
+    const record = await this.record(row.userId, id);
+    if (outcome.firstApproval) return { record, msgKey: 'withdraw_first_approved', firstApproval: true };
+    announceWalletChange(this.deps.bus, row.userId, { cause: 'withdrawal', id, status });
+    const amount = dec(row.amount).toFixed(2);
+    await this.deps.notifier.notifyUser(row.userId, (lang) => ({
+      subject: translate(lang, 'mail_withdrawal_subject', { id }),
+      text:
+        status === WithdrawalStatus.completed
+          ? translate(lang, 'mail_withdrawal_completed_body', { id, amount })
+          : translate(lang, 'mail_withdrawal_not_paid_body', { id, amount, reason: reason ?? '' }),
+    }));
+    return { record, msgKey, firstApproval: false };
+  }
+
+  /** The USD amount above which a withdrawal needs two approvals; an unreadable setting asks for two always. */
+  async fourEyesThreshold(): Promise<Dec> {
+    const value = await this.deps.settings.get('withdraw_four_eyes_above');
+    return /^\d{1,13}(\.\d+)?$/.test(value ?? '') ? dec(value) : dec(0);
+  }
+
+  /** Records the first of two approvals; the record stays unreviewed and its amount locked. */
+  private async firstApproval(tx: Executor, id: number, operator: Decider): Promise<WithdrawalRow> {
+    const [row] = await tx
+      .update(withdrawals)
+      .set({ firstApprovedBy: operator.actor, firstApprovedAt: this.deps.clock.now() })
+      .where(
+        and(eq(withdrawals.id, id), eq(withdrawals.status, WithdrawalStatus.unreviewed), isNull(withdrawals.firstApprovedBy)),
+      )
+      .returning();
+    if (!row) throw conflict('withdraw_already_decided');
+    return row;
+  }
+
+  /** The decision's audit row (state before and after, the reason) and the end of the item's claim. */
+  private async audit(
+    tx: Executor,
+    operator: Decider,
+    action: string,
+    before: WithdrawalRow,
+    after: WithdrawalRow,
+    reason: string | null,
+  ) {
+    const state = (row: WithdrawalRow) => ({
+      status: row.status,
+      amount: row.amount,
+      fee: row.fee,
+      first_approved_by: row.firstApprovedBy,
+      decided_by: row.decidedBy,
+    });
+    await this.deps.audit.record(
+      {
+        by: operator,
+        action,
+        targetType: 'withdrawal',
+        targetId: before.id,
+        before: { ...state(before), user_id: before.userId },
+        after: { ...state(after), reason },
+        ip: operator.ip,
+      },
+      tx,
+    );
+    await this.deps.claims.releaseAll(tx, 'withdrawals', before.id);
+  }
+
+  /** Whether the record waits for a second operator's approval (four-eyes) before it can complete. */
+  needsSecondApproval(row: WithdrawalRow, threshold: Dec): boolean {
+    return row.status === WithdrawalStatus.unreviewed && (row.firstApprovedBy !== null || dec(row.amount).gt(threshold));
+  }
+
+  /** What each user has had paid out by completed withdrawals, fee included (users without any are absent). */
+  async completedTotals(userIds: number[]): Promise<Map<number, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ userId: withdrawals.userId, total: sum(withdrawals.amount) })
+      .from(withdrawals)
+      .where(and(inArray(withdrawals.userId, userIds), eq(withdrawals.status, WithdrawalStatus.completed)))
+      .groupBy(withdrawals.userId);
+    return new Map(rows.map((row) => [row.userId, row.total ?? '0']));
+  }
+
+  async exists(id: number): Promise<boolean> {
+    const [row] = await this.db.select({ id: withdrawals.id }).from(withdrawals).where(eq(withdrawals.id, id)).limit(1);
+    return row !== undefined;
   }
 
   /**
@@ -372,15 +490,24 @@ export class WithdrawalsService {
     return { rows: await this.withTimelines(rows), total: Number(totals?.total ?? 0) };
   }
 
-  /** The operators' queue: records in a status, oldest first (the longest waiting are decided first). */
-  async queue(status: WithdrawalStatusValue): Promise<WithdrawalRecord[]> {
-    const rows = await this.db
-      .select()
-      .from(withdrawals)
-      .where(eq(withdrawals.status, status))
-      .orderBy(asc(withdrawals.createdAt), asc(withdrawals.id))
-      .limit(OPERATOR_QUEUE_SIZE);
-    return this.withTimelines(rows);
+  /** The operators' queue: records in a status (of every user or one), oldest first (the longest waiting are decided first). */
+  async queue(
+    status: WithdrawalStatusValue,
+    page: number,
+    userId?: number,
+  ): Promise<{ rows: WithdrawalRecord[]; total: number }> {
+    const where = and(eq(withdrawals.status, status), userId === undefined ? undefined : eq(withdrawals.userId, userId));
+    const [rows, [totals]] = await Promise.all([
+      this.db
+        .select()
+        .from(withdrawals)
+        .where(where)
+        .orderBy(asc(withdrawals.createdAt), asc(withdrawals.id))
+        .limit(WITHDRAWAL_PAGE_SIZE)
+        .offset((page - 1) * WITHDRAWAL_PAGE_SIZE),
+      this.db.select({ total: count() }).from(withdrawals).where(where),
+    ]);
+    return { rows: await this.withTimelines(rows), total: Number(totals?.total ?? 0) };
   }
 
   private async withTimelines(rows: WithdrawalRow[]): Promise<WithdrawalRecord[]> {

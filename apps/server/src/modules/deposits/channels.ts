@@ -1,0 +1,169 @@
+import { CashierType, dec, invalid, notFound, safeText } from '@pipwise/domain';
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { CoreDeps, Module } from '../../context.js';
+import type { Db } from '../../db/client.js';
+import { depositChannels } from '../../db/schema.js';
+import { registerAdminCrud } from '../../http/admin-crud.js';
+import { decimalInput, definedFields, flagInput, sortInput } from '../../http/admin-input.js';
+import type { OperatorPrincipal } from '../../http/operator.js';
+import type { AuditService } from '../audit/service.js';
+import { coinAddress } from '../withdrawals/destinations.js';
+
+type ChannelRow = typeof depositChannels.$inferSelect;
+
+const text = (max: number) => safeText().trim().max(max, { error: 'field_too_long' });
+/** Amounts are USD with cents, as the wallet keeps them. */
+const amount = () => decimalInput('channel_amount_invalid', 2, { positive: true, integerDigits: 15 });
+
+const ZChannelFields = z.object({
+  type: z.union([z.literal(CashierType.coin), z.literal(CashierType.bank)], { error: 'channel_type_invalid' }),
+  currency_code: z.string({ error: 'channel_currency_invalid' }).regex(/^[A-Z0-9]{2,10}$/, { error: 'channel_currency_invalid' }),
+  protocol_code: z
+    .string({ error: 'channel_protocol_invalid' })
+    .regex(/^([A-Z0-9]{2,20})?$/, { error: 'channel_protocol_invalid' }),
+  address: text(200),
+  bank_name: text(200),
+  bank_address: text(300),
+  bank_swift: text(20),
+  payee_name: text(200),
+  payee_account: text(100),
+  bank_remark: text(500),
+  min_amount: amount(),
+  max_amount: amount(),
+  enabled: flagInput('channel_enabled_invalid'),
+  sort: sortInput('channel_sort_invalid'),
+});
+type ChannelFields = z.infer<typeof ZChannelFields>;
+
+const ZChannelCreate = ZChannelFields.partial().required({ type: true, currency_code: true, min_amount: true, max_amount: true });
+const ZChannelChange = ZChannelFields.partial();
+
+const channelView = (row: ChannelRow) => ({
+  id: row.id,
+  type: row.type,
+  currency_code: row.currencyCode,
+  protocol_code: row.protocolCode,
+  address: row.address,
+  bank_name: row.bankName,
+  bank_address: row.bankAddress,
+  bank_swift: row.bankSwift,
+  payee_name: row.payeeName,
+  payee_account: row.payeeAccount,
+  bank_remark: row.bankRemark,
+  min_amount: row.minAmount,
+  max_amount: row.maxAmount,
+  enabled: row.enabled,
+  sort: row.sort,
+});
+type ChannelView = ReturnType<typeof channelView>;
+
+/**
+ * What a user is shown must be payable: a coin channel an address valid for its protocol, a bank channel
+ * a bank and a payee; and the limits in order. Checked on the channel as it will be stored.
+ */
+function checkChannel(channel: ChannelFields) {
+  if (channel.type === CashierType.coin) {
+    if (channel.protocol_code === '') throw invalid('channel_protocol_invalid');
+    coinAddress(channel.protocol_code, channel.address);
+  } else if (channel.bank_name === '' || channel.payee_name === '' || channel.payee_account === '') {
+    throw invalid('channel_bank_incomplete');
+  }
+  if (dec(channel.min_amount).gt(channel.max_amount)) throw invalid('channel_amount_range');
+}
+
+const columnsOf = (fields: ChannelFields) => ({
+  type: fields.type,
+  currencyCode: fields.currency_code,
+  protocolCode: fields.protocol_code,
+  address: fields.address,
+  bankName: fields.bank_name,
+  bankAddress: fields.bank_address,
+  bankSwift: fields.bank_swift,
+  payeeName: fields.payee_name,
+  payeeAccount: fields.payee_account,
+  bankRemark: fields.bank_remark,
+  minAmount: fields.min_amount,
+  maxAmount: fields.max_amount,
+  enabled: fields.enabled,
+  sort: fields.sort,
+});
+
+const BLANK_CHANNEL = {
+  protocol_code: '',
+  address: '',
+  bank_name: '',
+  bank_address: '',
+  bank_swift: '',
+  payee_name: '',
+  payee_account: '',
+  bank_remark: '',
+  enabled: true,
+  sort: 0,
+};
+
+/**
+ * The finance team's deposit channels. Users' channel lists read the table on every request, so a
+ * change shows at once in every process; deposits keep the channel as it was when they were made.
+ */
+export class DepositChannelsAdmin {
+  constructor(private readonly deps: { db: Db; audit: AuditService }) {}
+
+  async list(): Promise<ChannelView[]> {
+    const rows = await this.deps.db
+      .select()
+      .from(depositChannels)
+      .orderBy(asc(depositChannels.type), asc(depositChannels.sort), asc(depositChannels.id));
+    return rows.map(channelView);
+  }
+
+  async create(input: z.infer<typeof ZChannelCreate>, by: OperatorPrincipal, ip: string): Promise<ChannelView> {
+    const channel: ChannelFields = { ...BLANK_CHANNEL, ...definedFields(input) } as ChannelFields;
+    checkChannel(channel);
+    return this.deps.db.transaction(async (tx) => {
+      const [row] = await tx.insert(depositChannels).values(columnsOf(channel)).returning();
+      const view = channelView(row!);
+      await this.deps.audit.record(
+        { by, action: 'deposit_channel.create', targetType: 'deposit_channel', targetId: row!.id, after: view, ip },
+        tx,
+      );
+      return view;
+    });
+  }
+
+  async update(id: number, change: z.infer<typeof ZChannelChange>, by: OperatorPrincipal, ip: string): Promise<ChannelView> {
+    return this.deps.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(depositChannels).where(eq(depositChannels.id, id)).for('update');
+      if (!row) throw notFound('channel_not_found');
+      const before = channelView(row);
+      const { id: _id, ...current } = before;
+      const channel = { ...current, ...definedFields(change) } as ChannelFields;
+      checkChannel(channel);
+      const [updated] = await tx.update(depositChannels).set(columnsOf(channel)).where(eq(depositChannels.id, id)).returning();
+      const view = channelView(updated!);
+      await this.deps.audit.record(
+        { by, action: 'deposit_channel.update', targetType: 'deposit_channel', targetId: id, before, after: view, ip },
+        tx,
+      );
+      return view;
+    });
+  }
+}
+
+/** The channel routes as a module of their own beside deposits (the review queue's routes are deposits'). */
+export function createDepositChannelsModule(deps: CoreDeps, services: { audit: AuditService }): Module {
+  const admin = new DepositChannelsAdmin({ db: deps.database.db, audit: services.audit });
+  return {
+    name: 'deposit-channels',
+    routes: (app: FastifyInstance) => {
+      registerAdminCrud(
+        app,
+        '/admin/api/deposit-channels',
+        'finance',
+        { create: ZChannelCreate, change: ZChannelChange, notFoundKey: 'channel_not_found' },
+        admin,
+      );
+    },
+  };
+}

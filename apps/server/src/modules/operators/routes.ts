@@ -1,0 +1,122 @@
+import { invalid, OPERATOR_ROLES } from '@pipwise/domain';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ok } from '../../http/envelope.js';
+import { allow, openToOperatorsLoggingIn, requireOperator } from '../../http/operator.js';
+import { OPERATOR_PASSWORD_MIN_LENGTH, type OperatorsService, type OperatorView } from './service.js';
+
+const loginBody = z.object({
+  email: z.string().trim().min(3).max(254),
+  password: z.string().min(1).max(200),
+  otp: z.string().trim().max(10),
+});
+
+const passwordBody = z.object({ current: z.string().min(1).max(200), password: z.string().max(200) });
+const operatorBody = z.object({ email: z.string().trim().max(254).pipe(z.email()), role: z.enum(OPERATOR_ROLES) });
+const roleBody = z.object({ role: z.enum(OPERATOR_ROLES) });
+const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+const view = (operator: OperatorView) => ({
+  id: operator.id,
+  email: operator.email,
+  role: operator.role,
+  disabled: operator.disabled,
+  created_by: operator.createdBy,
+  created_at: operator.createdAt,
+});
+
+function idOf(params: unknown, key: string): number {
+  const parsed = idParams.safeParse(params);
+  if (!parsed.success) throw invalid(key);
+  return parsed.data.id;
+}
+
+export function operatorRoutes(operators: OperatorsService) {
+  return (app: FastifyInstance) => {
+    app.post('/admin/api/login', openToOperatorsLoggingIn(), async (request) => {
+      const parsed = loginBody.safeParse(request.body);
+      if (!parsed.success) throw invalid('operator_login_failed');
+      const session = await operators.login(parsed.data, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
+      return ok(request, session);
+    });
+
+    app.get('/admin/api/me', allow(...OPERATOR_ROLES), async (request) => {
+      const { id, email, role } = requireOperator(request);
+      return ok(request, { id, email, role });
+    });
+
+    app.post('/admin/api/logout', allow(...OPERATOR_ROLES), async (request) => {
+      await operators.logout(requireOperator(request), request.ip);
+      return ok(request, null);
+    });
+
+    app.post('/admin/api/me/password', allow(...OPERATOR_ROLES), async (request) => {
+      const operator = requireOperator(request);
+      const parsed = passwordBody.safeParse(request.body);
+      if (!parsed.success) throw invalid('operator_password_invalid', { min: OPERATOR_PASSWORD_MIN_LENGTH });
+      if ([...parsed.data.password].length < OPERATOR_PASSWORD_MIN_LENGTH) {
+        throw invalid('operator_password_invalid', { min: OPERATOR_PASSWORD_MIN_LENGTH });
+      }
+      await operators.changePassword(operator, parsed.data.current, parsed.data.password, request.ip);
+      return ok(request, null);
+    });
+
+    app.get('/admin/api/me/sessions', allow(...OPERATOR_ROLES), async (request) => {
+      const sessions = await operators.sessions(requireOperator(request));
+      return ok(
+        request,
+        sessions.map((session) => ({
+          id: session.id,
+          created_at: session.createdAt,
+          expires_at: session.expiresAt,
+          ip: session.ip,
+          user_agent: session.userAgent,
+          current: session.current,
+        })),
+      );
+    });
+
+    app.delete('/admin/api/me/sessions/:id', allow(...OPERATOR_ROLES), async (request) => {
+      const operator = requireOperator(request);
+      await operators.revokeOwnSession(operator, idOf(request.params, 'operator_session_not_found'), request.ip);
+      return ok(request, null);
+    });
+
+    app.get('/admin/api/operators', allow('superadmin'), async (request) => {
+      return ok(request, (await operators.list()).map(view));
+    });
+
+    app.post('/admin/api/operators', allow('superadmin'), async (request) => {
+      const operator = requireOperator(request);
+      const parsed = operatorBody.safeParse(request.body);
+      if (!parsed.success) throw invalid('operator_input_invalid');
+      return ok(request, await operators.add(parsed.data, operator, request.ip));
+    });
+
+    app.post('/admin/api/operators/:id/disable', allow('superadmin'), async (request) => {
+      const operator = requireOperator(request);
+      return ok(request, view(await operators.disable(idOf(request.params, 'operator_not_found'), operator, request.ip)));
+    });
+
+    app.post('/admin/api/operators/:id/enable', allow('superadmin'), async (request) => {
+      const operator = requireOperator(request);
+      return ok(request, view(await operators.enable(idOf(request.params, 'operator_not_found'), operator, request.ip)));
+    });
+
+    app.post('/admin/api/operators/:id/reset', allow('superadmin'), async (request) => {
+      const operator = requireOperator(request);
+      return ok(request, await operators.reset(idOf(request.params, 'operator_not_found'), operator, request.ip));
+    });
+
+    app.put('/admin/api/operators/:id/role', allow('superadmin'), async (request) => {
+      const operator = requireOperator(request);
+      const id = idOf(request.params, 'operator_not_found');
+      const parsed = roleBody.safeParse(request.body);
+      if (!parsed.success) throw invalid('operator_input_invalid');
+      return ok(request, view(await operators.setRole(id, parsed.data.role, operator, request.ip)));
+    });
+  };
+}

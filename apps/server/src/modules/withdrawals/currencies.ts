@@ -1,0 +1,152 @@
+import { CashierType, dec, FIXED_FEE_TYPE, invalid, notFound } from '@pipwise/domain';
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { CoreDeps, Module } from '../../context.js';
+import type { Db } from '../../db/client.js';
+import { withdrawCurrencies } from '../../db/schema.js';
+import { registerAdminCrud } from '../../http/admin-crud.js';
+import { decimalInput, definedFields, flagInput, sortInput } from '../../http/admin-input.js';
+import type { OperatorPrincipal } from '../../http/operator.js';
+import type { AuditService } from '../audit/service.js';
+
+/** fee_type 2: the fee is amount × draw_rate (1 is a fixed fee of draw_rate USD). */
+const RATE_FEE_TYPE = 2;
+
+type CurrencyRow = typeof withdrawCurrencies.$inferSelect;
+
+/** Amounts are USD with cents, as the wallet keeps them. */
+const amount = () => decimalInput('currency_amount_invalid', 2, { positive: true, integerDigits: 15 });
+
+const ZCurrencyFields = z.object({
+  type: z.union([z.literal(CashierType.coin), z.literal(CashierType.bank)], { error: 'currency_type_invalid' }),
+  code: z.string({ error: 'currency_code_invalid' }).regex(/^[A-Z0-9]{2,10}$/, { error: 'currency_code_invalid' }),
+  protocol: z.string({ error: 'currency_protocol_invalid' }).regex(/^([A-Z0-9]{2,20})?$/, { error: 'currency_protocol_invalid' }),
+  fee_type: z.union([z.literal(FIXED_FEE_TYPE), z.literal(RATE_FEE_TYPE)], { error: 'currency_fee_type_invalid' }),
+  draw_rate: decimalInput('currency_draw_rate_invalid', 8),
+  usd_price: decimalInput('currency_usd_price_invalid', 8, { positive: true }),
+  min_amount: amount(),
+  max_amount: amount(),
+  enabled: flagInput('currency_enabled_invalid'),
+  sort: sortInput('currency_sort_invalid'),
+});
+type CurrencyFields = z.infer<typeof ZCurrencyFields>;
+
+const ZCurrencyCreate = ZCurrencyFields.partial().required({
+  type: true,
+  code: true,
+  fee_type: true,
+  draw_rate: true,
+  usd_price: true,
+  min_amount: true,
+  max_amount: true,
+});
+const ZCurrencyChange = ZCurrencyFields.partial();
+
+const currencyView = (row: CurrencyRow) => ({
+  id: row.id,
+  type: row.type,
+  code: row.code,
+  protocol: row.protocol,
+  fee_type: row.feeType,
+  draw_rate: dec(row.drawRate).toFixed(),
+  usd_price: dec(row.usdPrice).toFixed(),
+  min_amount: row.minAmount,
+  max_amount: row.maxAmount,
+  enabled: row.enabled,
+  sort: row.sort,
+});
+type CurrencyView = ReturnType<typeof currencyView>;
+
+/**
+ * A currency users can be paid in: a coin names its protocol (addresses are checked against it), a rate
+ * fee is a fraction below 1 (a fee of the whole amount would pay nothing out), and the limits are in order.
+ */
+function checkCurrency(currency: CurrencyFields) {
+  if (currency.type === CashierType.coin && currency.protocol === '') throw invalid('currency_protocol_invalid');
+  if (currency.fee_type === RATE_FEE_TYPE && dec(currency.draw_rate).gte(1)) throw invalid('currency_draw_rate_invalid');
+  if (dec(currency.min_amount).gt(currency.max_amount)) throw invalid('currency_amount_range');
+}
+
+const columnsOf = (fields: CurrencyFields) => ({
+  type: fields.type,
+  code: fields.code,
+  protocol: fields.protocol,
+  feeType: fields.fee_type,
+  drawRate: fields.draw_rate,
+  usdPrice: fields.usd_price,
+  minAmount: fields.min_amount,
+  maxAmount: fields.max_amount,
+  enabled: fields.enabled,
+  sort: fields.sort,
+});
+
+/**
+ * The finance team's withdraw currencies. Users' lists and new withdrawals read the table on every
+ * request, so a change (a fee, a limit, a currency switched off) applies at once in every process;
+ * withdrawals already made keep the terms they were made with.
+ */
+export class WithdrawCurrenciesAdmin {
+  constructor(private readonly deps: { db: Db; audit: AuditService }) {}
+
+  async list(): Promise<CurrencyView[]> {
+    const rows = await this.deps.db
+      .select()
+      .from(withdrawCurrencies)
+      .orderBy(asc(withdrawCurrencies.type), asc(withdrawCurrencies.sort), asc(withdrawCurrencies.id));
+    return rows.map(currencyView);
+  }
+
+  async create(input: z.infer<typeof ZCurrencyCreate>, by: OperatorPrincipal, ip: string): Promise<CurrencyView> {
+    const currency = { protocol: '', enabled: true, sort: 0, ...definedFields(input) } as CurrencyFields;
+    checkCurrency(currency);
+    return this.deps.db.transaction(async (tx) => {
+      const [row] = await tx.insert(withdrawCurrencies).values(columnsOf(currency)).returning();
+      const view = currencyView(row!);
+      await this.deps.audit.record(
+        { by, action: 'withdraw_currency.create', targetType: 'withdraw_currency', targetId: row!.id, after: view, ip },
+        tx,
+      );
+      return view;
+    });
+  }
+
+  async update(id: number, change: z.infer<typeof ZCurrencyChange>, by: OperatorPrincipal, ip: string): Promise<CurrencyView> {
+    return this.deps.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(withdrawCurrencies).where(eq(withdrawCurrencies.id, id)).for('update');
+      if (!row) throw notFound('currency_not_found');
+      const before = currencyView(row);
+      const { id: _id, ...current } = before;
+      const currency = { ...current, ...definedFields(change) } as CurrencyFields;
+      checkCurrency(currency);
+      const [updated] = await tx
+        .update(withdrawCurrencies)
+        .set(columnsOf(currency))
+        .where(eq(withdrawCurrencies.id, id))
+        .returning();
+      const view = currencyView(updated!);
+      await this.deps.audit.record(
+        { by, action: 'withdraw_currency.update', targetType: 'withdraw_currency', targetId: id, before, after: view, ip },
+        tx,
+      );
+      return view;
+    });
+  }
+}
+
+/** The currency routes as a module of their own beside withdrawals (the review queue's routes are withdrawals'). */
+export function createWithdrawCurrenciesModule(deps: CoreDeps, services: { audit: AuditService }): Module {
+  const admin = new WithdrawCurrenciesAdmin({ db: deps.database.db, audit: services.audit });
+  return {
+    name: 'withdraw-currencies',
+    routes: (app: FastifyInstance) => {
+      registerAdminCrud(
+        app,
+        '/admin/api/withdraw-currencies',
+        'finance',
+        { create: ZCurrencyCreate, change: ZCurrencyChange, notFoundKey: 'currency_not_found' },
+        admin,
+      );
+    },
+  };
+}
