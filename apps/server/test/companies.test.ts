@@ -1,9 +1,9 @@
 import { COMPANY_PAGE_SIZE, CompanyPath, type CompanyPageView, type CompanyStatusView, type CompanyView } from '@pipwise/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_COMPANIES } from '../src/modules/companies/seed.js';
-import { DB_KINDS, startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from './harness.js';
+import { createTrader } from './factories.js';
+import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
 
-const operator = { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'alice' };
 const withCompany = (id: number | string) => ({ cookie: `theme=dark; company_id=${id}` });
 
 type SavedCompany = CompanyView & CompanyStatusView & { sort: number };
@@ -12,8 +12,9 @@ describe.each(DB_KINDS)('the company (white-label) site on %s', (kind) => {
   let server: TestServer;
   let main: CompanyView;
 
+  const operator = () => server.operatorHeaders('alice', 'content');
   const save = async (body: Record<string, unknown>) => {
-    const answer = await server.call<SavedCompany>('POST', CompanyPath.adminSave, { body, headers: operator });
+    const answer = await server.call<SavedCompany>('POST', CompanyPath.adminSave, { body, headers: await operator() });
     expect(answer, JSON.stringify(body)).toMatchObject({ code: 1 });
     return answer.data;
   };
@@ -107,13 +108,22 @@ describe.each(DB_KINDS)('the company (white-label) site on %s', (kind) => {
     }
   });
 
-  it('updates a company through the operator API, only with the token, refusing bad fields with a message', async () => {
+  it('updates a company through the operator API, only for a content operator, refusing bad fields with a message', async () => {
     const created = await save({ name: 'Willow Markets', location: 'Auckland', type: 1 });
     const updated = await save({ id: created.id, location: '', email: 'hi@willow.example' });
     expect(updated).toMatchObject({ name: 'Willow Markets', location: '', email: 'hi@willow.example', status: 1 });
 
-    const noToken = await server.call('POST', CompanyPath.adminSave, { body: { id: created.id, name: 'Taken' } });
-    expect(noToken.code).not.toBe(1);
+    const takeover = { id: created.id, name: 'Taken' };
+    const signIn = { code: 999, msg: 'Please sign in to the back office.' };
+    const user = await createTrader(server.database.db);
+    expect(await server.call('POST', CompanyPath.adminSave, { body: takeover })).toMatchObject(signIn);
+    expect(await server.call('POST', CompanyPath.adminSave, { body: takeover, token: user.token })).toMatchObject(signIn);
+    expect(
+      await server.call('POST', CompanyPath.adminSave, {
+        body: takeover,
+        headers: await server.operatorHeaders('sam', 'support'),
+      }),
+    ).toMatchObject({ code: 1003, msg: 'Your role may not do this.' });
     const refusals: Record<string, unknown>[] = [
       {},
       { name: '   ' },
@@ -126,7 +136,7 @@ describe.each(DB_KINDS)('the company (white-label) site on %s', (kind) => {
       { id: created.id, sort: 'first' },
     ];
     for (const body of refusals) {
-      const answer = await server.call('POST', CompanyPath.adminSave, { body, headers: operator, lang: 'de' });
+      const answer = await server.call('POST', CompanyPath.adminSave, { body, headers: await operator(), lang: 'de' });
       expect(answer.code, JSON.stringify(body)).not.toBe(1);
       expect(answer.status, JSON.stringify(body)).toBeLessThan(500);
       expect(answer.msg, JSON.stringify(body)).not.toMatch(/^company_/);

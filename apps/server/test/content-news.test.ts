@@ -2,7 +2,8 @@ import { ApiPath, type NewsDetailView, type NewsListView } from '@pipwise/domain
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { news } from '../src/db/schema.js';
-import { DB_KINDS, startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from './harness.js';
+import { createTrader } from './factories.js';
+import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
 
 const hoursAfter = (hours: number) => new Date(Date.UTC(2026, 0, 1, hours));
 
@@ -148,19 +149,19 @@ describe.each(DB_KINDS)('news on %s', (kind) => {
 
 describe.each(DB_KINDS)('news published through the operator API on %s', (kind) => {
   let server: TestServer;
-  const operator = { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'editor' };
 
   beforeAll(async () => {
     server = await startTestServer(kind);
   });
   afterAll(() => server.close());
 
+  const operator = () => server.operatorHeaders('editor', 'content');
   const stored = async () =>
     Number(((await server.database.db.execute(sql`SELECT COUNT(*) AS n FROM news`)) as { rows: { n: string }[] }).rows[0]!.n);
 
   it('stores the article with its markup sanitised, and readers get it', async () => {
     const published = await server.call<NewsDetailView>('POST', '/admin/api/news', {
-      headers: operator,
+      headers: await operator(),
       body: {
         lang: 'en',
         title: 'Rates on hold',
@@ -174,10 +175,16 @@ describe.each(DB_KINDS)('news published through the operator API on %s', (kind) 
     expect(shown.data.content).not.toMatch(/script|onerror|javascript:/);
   });
 
-  it('refuses without the operator token and refuses bad articles, storing nothing', async () => {
+  it('refuses anyone but a content operator and refuses bad articles, storing nothing', async () => {
     const before = await stored();
     const article = { lang: 'en', title: 'T', content: '<p>x</p>' };
-    expect((await server.call('POST', '/admin/api/news', { body: article })).code).toBe(1003);
+    const signIn = { code: 999, msg: 'Please sign in to the back office.' };
+    const reader = await createTrader(server.database.db);
+    expect(await server.call('POST', '/admin/api/news', { body: article })).toMatchObject(signIn);
+    expect(await server.call('POST', '/admin/api/news', { body: article, token: reader.token })).toMatchObject(signIn);
+    expect(
+      await server.call('POST', '/admin/api/news', { body: article, headers: await server.operatorHeaders('cash', 'finance') }),
+    ).toMatchObject({ code: 1003, msg: 'Your role may not do this.' });
     for (const body of [
       { ...article, lang: 'xx' },
       { ...article, title: '' },
@@ -186,7 +193,7 @@ describe.each(DB_KINDS)('news published through the operator API on %s', (kind) 
       { lang: 'en', title: 'T' },
     ]) {
       expect(
-        (await server.call('POST', '/admin/api/news', { body, headers: operator })).code,
+        (await server.call('POST', '/admin/api/news', { body, headers: await operator() })).code,
         JSON.stringify(body).slice(0, 60),
       ).toBe(1001);
     }

@@ -5,7 +5,7 @@ import { depositChannels } from '../src/db/schema.js';
 import type { Trader } from './factories.js';
 import { startDepositServer, type DepositServer } from './deposits-helpers.js';
 import { expectLedgerInvariants } from './factories.js';
-import { DB_KINDS, TEST_OPERATOR_TOKEN } from './harness.js';
+import { DB_KINDS } from './harness.js';
 
 const AMOUNT = 'Enter an amount greater than 0 with at most 2 decimals';
 const CHANNEL = 'This deposit channel is not available; choose another';
@@ -63,6 +63,7 @@ describe.each(DB_KINDS)('deposit bad input on %s', (kind) => {
 
   const coin = (body: Record<string, unknown>) => () =>
     server.submitCoin(trader, { number: '100', proofImg, charge_id: trc20, ...body });
+  const finance = () => server.operatorHeaders('alice', 'finance');
   const wire = (body: Record<string, unknown>) => () =>
     server.submitWire(trader, { number: '100', proofImg, wire_id: usdWire, ...body });
 
@@ -223,36 +224,37 @@ describe.each(DB_KINDS)('deposit bad input on %s', (kind) => {
     await refused(() => server.operator('void', id, { reason: 'bad\u0000reason' }), 1001, 'reason is not valid');
     await refused(() => server.operator('void', id, { reason: 'r'.repeat(201) }), 1001, 'The value is too long');
     await refused(
-      () => server.call('POST', `/admin/api/deposits/abc/approve`, { body: {}, headers: operatorHeaders() }),
+      async () => server.call('POST', `/admin/api/deposits/abc/approve`, { body: {}, headers: await finance() }),
       1001,
       'Invalid record number',
     );
-    await refused(() => server.call('POST', `/admin/api/deposits/${id}/approve`, { body: {} }), 1003, 'Operators only');
+    const SIGN_IN = 'Please sign in to the back office.';
+    await refused(() => server.call('POST', `/admin/api/deposits/${id}/approve`, { body: {} }), 999, SIGN_IN);
     await refused(
       () =>
         server.call('POST', `/admin/api/deposits/${id}/approve`, {
           body: {},
-          headers: { 'x-operator-token': 'wrong', 'x-operator-name': 'alice' },
+          headers: { authorization: 'Bearer pwo_guessed' },
         }),
-      1003,
-      'Operators only',
-    );
-    await refused(
-      () =>
-        server.call('POST', `/admin/api/deposits/${id}/approve`, {
-          body: {},
-          headers: { ...operatorHeaders(), 'x-operator-name': 'a b' },
-        }),
-      1001,
-      "The operator's name is not valid",
+      999,
+      SIGN_IN,
     );
     await refused(
       () => server.call('POST', `/admin/api/deposits/${id}/approve`, { token: trader.token, body: {} }),
-      1003,
-      'Operators only',
+      999,
+      SIGN_IN,
     );
     await refused(
-      () => server.call('GET', '/admin/api/deposits?status=7', { headers: operatorHeaders() }),
+      async () =>
+        server.call('POST', `/admin/api/deposits/${id}/approve`, {
+          body: {},
+          headers: await server.operatorHeaders('sam', 'support'),
+        }),
+      1003,
+      'Your role may not do this.',
+    );
+    await refused(
+      async () => server.call('GET', '/admin/api/deposits?status=7', { headers: await finance() }),
       1001,
       'Invalid deposit status: use 0, 1, 2 or 3',
     );
@@ -260,5 +262,3 @@ describe.each(DB_KINDS)('deposit bad input on %s', (kind) => {
     expect(row?.enabled).toBe(true);
   });
 });
-
-const operatorHeaders = () => ({ 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'alice' });

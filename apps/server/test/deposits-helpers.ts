@@ -5,7 +5,7 @@ import { cashierEvents, depositChannels, deposits, idempotencyKeys, ledgerEntrie
 import type { Database } from '../src/db/client.js';
 import type { DepositsService } from '../src/modules/deposits/service.js';
 import { createTrader, type Trader } from './factories.js';
-import { startTestServer, TEST_OPERATOR_TOKEN, type DbKind, type ManualClock, type TestServer } from './harness.js';
+import { startTestServer, type DbKind, type ManualClock, type TestServer } from './harness.js';
 
 /** 2026-11-18 is when the factories' sessions start; a ManualClock starts here too. */
 export const DEPOSITS_START = '2026-11-18T09:00:00Z';
@@ -24,6 +24,7 @@ export interface DepositServer extends TestServer {
     action: 'approve' | 'reject' | 'void',
     id: number,
     body?: Record<string, unknown>,
+    /** The finance operator `<name>@ops.test` (default alice). */
     name?: string,
   ): Promise<Envelope<OperatorDepositView>>;
   list(trader: Trader, query?: string): Promise<Envelope<{ data: DepositView[]; total: number }>>;
@@ -62,10 +63,10 @@ export async function startDepositServer(
       server.call<DepositView>('POST', ApiPath.chargeSubmit, { token: trader.token, body, headers }),
     submitWire: (trader: Trader, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
       server.call<DepositView>('POST', ApiPath.wireSubmit, { token: trader.token, body, headers }),
-    operator: (action: 'approve' | 'reject' | 'void', id: number, body: Record<string, unknown> = {}, name = 'alice') =>
+    operator: async (action: 'approve' | 'reject' | 'void', id: number, body: Record<string, unknown> = {}, name = 'alice') =>
       server.call<OperatorDepositView>('POST', `/admin/api/deposits/${id}/${action}`, {
         body,
-        headers: { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': name },
+        headers: await server.operatorHeaders(name, 'finance'),
       }),
     list: (trader: Trader, query = '') =>
       server.call<{ data: DepositView[]; total: number }>('GET', `${ApiPath.depositList}${query}`, { token: trader.token }),

@@ -16,7 +16,7 @@ import { depositChannels, deposits, ledgerEntries } from '../src/db/schema.js';
 import { DEPOSITS_START, startDepositServer, type DepositServer } from './deposits-helpers.js';
 import { TradingSocket } from './trading-helpers.js';
 import { expectLedgerInvariants } from './factories.js';
-import { DB_KINDS, ManualClock, openTestDatabase, TEST_OPERATOR_TOKEN } from './harness.js';
+import { DB_KINDS, ManualClock, openTestDatabase } from './harness.js';
 
 const DAY_MS = 86_400_000;
 
@@ -85,7 +85,7 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     expect(await server.balanceOf(trader.userId)).toBe('0.00');
 
     const queue = await server.call<{ data: OperatorDepositView[] }>('GET', '/admin/api/deposits?status=0', {
-      headers: { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'alice' },
+      headers: await server.operatorHeaders('alice', 'finance'),
     });
     const queued = queue.data.data.find((row) => row.id === submitted.data.id);
     expect(queued).toMatchObject({ user_id: trader.userId, from_address: 'TXsender0000000000000000000000000' });
@@ -96,7 +96,7 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     expect(approved).toMatchObject({
       code: 1,
       msg: 'Deposit credited',
-      data: { status: 1, credited_number: 250.5, decided_by: 'operator:alice' },
+      data: { status: 1, credited_number: 250.5, decided_by: 'operator:alice@ops.test' },
     });
     expect(await server.balanceOf(trader.userId)).toBe('250.50');
     expect(await creditsOf(submitted.data.id)).toMatchObject([{ type: 'deposit', amount: '250.50' }]);
@@ -117,11 +117,11 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     });
     expect(submitted.data).toMatchObject({ type: 2, currency_code: 'USD', protocol_code: null });
     const approved = await server.operator('approve', submitted.data.id, { credited_amount: '987.65' }, 'bob');
-    expect(approved.data).toMatchObject({ number: 1000, credited_number: 987.65, decided_by: 'operator:bob' });
+    expect(approved.data).toMatchObject({ number: 1000, credited_number: 987.65, decided_by: 'operator:bob@ops.test' });
     expect(await server.balanceOf(trader.userId)).toBe('987.65');
 
     const [row] = await server.database.db.select().from(deposits).where(eq(deposits.id, submitted.data.id));
-    expect(row).toMatchObject({ amount: '1000.00', creditedAmount: '987.65', decidedBy: 'operator:bob' });
+    expect(row).toMatchObject({ amount: '1000.00', creditedAmount: '987.65', decidedBy: 'operator:bob@ops.test' });
     const list = await server.list(trader);
     expect(list.data.data[0]!.timeline[1]!.note).toBe('Credited 987.65 USD, the amount that arrived (declared 1000.00 USD)');
   });

@@ -4,10 +4,8 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { feedback } from '../src/db/schema.js';
 import { FEEDBACK_SUBMIT_LIMIT } from '../src/modules/feedback/routes.js';
-import { DB_KINDS, startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from './harness.js';
+import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
 import { createTrader, expectLedgerInvariants, type Trader } from './factories.js';
-
-const operator = { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'desk' };
 
 describe.each(DB_KINDS)('feedback on %s', (kind) => {
   let server: TestServer;
@@ -39,10 +37,11 @@ describe.each(DB_KINDS)('feedback on %s', (kind) => {
       .toBuffer();
     return server.ctx.uploads.store(userId, { filename: 'shot.png', mimetype: 'image/png', data: png });
   };
+  const operator = () => server.operatorHeaders('desk', 'support');
   const queue = async (status?: number) =>
     (
       await server.call<FeedbackAdminView[]>('GET', `/admin/api/feedback${status === undefined ? '' : `?status=${status}`}`, {
-        headers: operator,
+        headers: await operator(),
       })
     ).data;
 
@@ -129,17 +128,32 @@ describe.each(DB_KINDS)('feedback on %s', (kind) => {
 
   it('lets operators list by status and mark handled, and nobody else', async () => {
     const { data } = await submit({ category: 'account', text: 'Please call me' });
-    const handled = await server.call<FeedbackAdminView>('POST', `/admin/api/feedback/${data.id}/handled`, { headers: operator });
+    const handled = await server.call<FeedbackAdminView>('POST', `/admin/api/feedback/${data.id}/handled`, {
+      headers: await operator(),
+    });
     expect(handled).toMatchObject({ code: 1, data: { id: data.id, status: 1 } });
     expect((await queue()).some((row) => row.id === data.id)).toBe(false);
     expect((await queue(1)).some((row) => row.id === data.id)).toBe(true);
-    const again = await server.call<FeedbackAdminView>('POST', `/admin/api/feedback/${data.id}/handled`, { headers: operator });
+    const again = await server.call<FeedbackAdminView>('POST', `/admin/api/feedback/${data.id}/handled`, {
+      headers: await operator(),
+    });
     expect(again).toMatchObject({ code: 1, data: { status: 1 } });
 
-    expect(await server.call('POST', '/admin/api/feedback/999999/handled', { headers: operator })).toMatchObject({ code: 1004 });
-    expect(await server.call('GET', '/admin/api/feedback?status=7', { headers: operator })).toMatchObject({ code: 1001 });
-    expect(await server.call('GET', '/admin/api/feedback', { token: alice.token })).toMatchObject({ code: 1003 });
-    const notOperator = await server.call('POST', `/admin/api/feedback/${data.id}/handled`, { token: alice.token });
-    expect(notOperator.code).toBe(1003);
+    expect(await server.call('POST', '/admin/api/feedback/999999/handled', { headers: await operator() })).toMatchObject({
+      code: 1004,
+    });
+    expect(await server.call('GET', '/admin/api/feedback?status=7', { headers: await operator() })).toMatchObject({ code: 1001 });
+
+    const open = (await submit({ category: 'account', text: 'Still waiting' })).data;
+    const signIn = { code: 999, msg: 'Please sign in to the back office.' };
+    const roleRefused = { code: 1003, msg: 'Your role may not do this.' };
+    const finance = await server.operatorHeaders('fin', 'finance');
+    expect(await server.call('GET', '/admin/api/feedback', { token: alice.token })).toMatchObject(signIn);
+    expect(await server.call('GET', '/admin/api/feedback', { headers: finance })).toMatchObject(roleRefused);
+    const handle = `/admin/api/feedback/${open.id}/handled`;
+    expect(await server.call('POST', handle, { token: alice.token })).toMatchObject(signIn);
+    expect(await server.call('POST', handle, { headers: { authorization: 'Bearer pwo_guess' } })).toMatchObject(signIn);
+    expect(await server.call('POST', handle, { headers: finance })).toMatchObject(roleRefused);
+    expect((await queue(0)).some((row) => row.id === open.id)).toBe(true);
   });
 });

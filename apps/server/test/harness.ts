@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { OperatorRole } from '@pipwise/domain';
+import * as OTPAuth from 'otpauth';
 import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/app.js';
 import { ManualClock, systemClock, type Clock } from '../src/clock.js';
@@ -18,8 +21,6 @@ export type DbKind = 'pglite' | 'postgres';
 
 /** One secret for every test server, so servers sharing a database (several processes) agree on it. */
 export const TEST_APP_SECRET = '7069707769736520746573742073656372657420666f72206576657279207365727665720a';
-/** The operator API's secret in tests (header `x-operator-token`). */
-export const TEST_OPERATOR_TOKEN = 'test-operator-token-for-every-test-server';
 
 /** PGlite always; PostgreSQL too when CI (or a developer) points TEST_DATABASE_URL at a server. */
 export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -56,6 +57,8 @@ export async function openTestDatabase(kind: DbKind): Promise<Database> {
 
 export interface TestServer {
   ctx: AppContext;
+  /** The Fastify instance (its `operatorRoutes` list every back-office route with its roles). */
+  app: FastifyInstance;
   config: Config;
   clock: Clock;
   database: Database;
@@ -82,7 +85,19 @@ export interface TestServer {
   market: MarketService;
   /** The manual price source (the default): `feed.tick('EURUSD', '1.10000')` runs the whole tick pipeline. */
   feed: ManualFeed;
+  /**
+   * Headers of a signed-in operator: `<name>@ops.test` with `role` is created on first use and logs in
+   * through `POST /admin/api/login` with a TOTP code of the server's clock; the session is reused, and
+   * renewed when the clock has moved past its expiry. Actor on records: `operator:<name>@ops.test`.
+   */
+  operatorHeaders(name?: string, role?: OperatorRole): Promise<Record<string, string>>;
 }
+
+/** The 6-digit code an authenticator app shows for an `otpauth://` enrolment at `timestamp` (ms). */
+export const totpCode = (otpauth: string, timestamp: number) =>
+  (OTPAuth.URI.parse(otpauth) as OTPAuth.TOTP).generate({ timestamp });
+
+export const operatorEmail = (name: string) => (name.includes('@') ? name : `${name}@ops.test`);
 
 export async function startTestServer(
   kind: DbKind,
@@ -109,7 +124,6 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     DATA_DIR: '/tmp/pipwise-test-unused',
     APP_SECRET: TEST_APP_SECRET,
-    OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
     ...options.env,
   });
   const database = options.database ?? (await openTestDatabase(kind));
@@ -129,9 +143,12 @@ export async function startTestServer(
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
+  const operators = new Map<string, { otpauth: string; password: string; token: string | null }>();
+  const signingIn = new Map<string, Promise<Record<string, string>>>();
 
-  return {
+  const server: TestServer = {
     ctx,
+    app,
     config,
     clock,
     database,
@@ -167,7 +184,31 @@ export async function startTestServer(
       app.server.closeAllConnections();
       await app.close();
     },
+    operatorHeaders(name = 'alice', role = 'superadmin') {
+      const email = operatorEmail(name);
+      // Calls that overlap share one sign-in: a TOTP code is accepted once, so two would refuse each other.
+      const pending = signingIn.get(email);
+      if (pending) return pending;
+      const signIn = (async () => {
+        let known = operators.get(email);
+        if (!known) {
+          const { otpauth, password } = await ctx.operators.create({ email, role, createdBy: 'test' });
+          known = { otpauth, password, token: null };
+          operators.set(email, known);
+        }
+        if (known.token && (await ctx.resolveOperator(known.token))) return { authorization: known.token };
+        const login = await server.call<{ token: string }>('POST', '/admin/api/login', {
+          body: { email, password: known.password, otp: totpCode(known.otpauth, clock.now().getTime()) },
+        });
+        if (login.code !== 1) throw new Error(`operator login failed: ${login.code} ${login.msg}`);
+        known.token = login.data.token;
+        return { authorization: login.data.token };
+      })().finally(() => signingIn.delete(email));
+      signingIn.set(email, signIn);
+      return signIn;
+    },
   };
+  return server;
 }
 
 export { ManualClock };

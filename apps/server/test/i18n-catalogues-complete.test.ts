@@ -1,6 +1,6 @@
 import { LANGUAGE_LOCALES, LANGUAGES } from '@pipwise/domain';
 import { describe, expect, it } from 'vitest';
-import { catalogues, type PluralText } from '../src/i18n/catalog.js';
+import { catalogues, OPERATOR_LANGUAGES, operatorCatalogues, type PluralText } from '../src/i18n/catalog.js';
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 /** A plural text's forms; a plain text is its own only form. */
@@ -56,6 +56,28 @@ describe('message catalogues', () => {
       const copies = LANGUAGES.filter((l) => l !== 'en' && other(texts[l]) === other(texts.en));
       // A few short words (e.g. "Email") may legitimately coincide in some languages; most must differ.
       expect(copies.length, `${key}: ${copies.join(',')}`).toBeLessThan(6);
+    }
+  });
+});
+
+describe('operator message catalogues', () => {
+  const entries = Object.entries(operatorCatalogues).flatMap(([name, catalogue]) =>
+    Object.entries(catalogue).map(([key, texts]) => [`${name}.${key}`, texts] as const),
+  );
+
+  it('registers the operators catalogue', () => {
+    expect(Object.keys(operatorCatalogues)).toContain('operators');
+  });
+
+  it.each(entries)('%s has en and hk, non-empty, with the same placeholders', (_key, texts) => {
+    const expected = placeholders(other(texts.en));
+    for (const language of OPERATOR_LANGUAGES) {
+      const text = texts[language];
+      expect(text, language).toBeDefined();
+      for (const form of forms(text)) {
+        expect(form.trim(), language).toBeTruthy();
+        expect(placeholders(form), `${language}: ${form}`).toEqual(expected);
+      }
     }
   });
 });

@@ -16,7 +16,7 @@ import { translate } from '../src/i18n/catalog.js';
 import { openCardId } from '../src/modules/identity/seal.js';
 import { deriveKey } from '../src/secret.js';
 import { createTrader, expectLedgerInvariants, type Trader } from './factories.js';
-import { DB_KINDS, startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from './harness.js';
+import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
 
 const CARD_ID = '110101199003071234';
 const en = (key: string, params?: Record<string, string>) => translate('en', key, params);
@@ -60,12 +60,12 @@ describe.each(DB_KINDS)('identity on %s', (kind) => {
   const submit = (user: Trader, body: Record<string, unknown>, lang = 'en') =>
     server.call<RealNameView>('POST', ApiPath.realName, { token: user.token, body, lang });
   const center = (user: Trader) => server.call<RealNameView>('GET', ApiPath.realNameCenter, { token: user.token });
-  const operator = (name = 'alice') => ({ 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': name });
-  const approve = (user: Trader, name?: string) =>
-    server.call<IdentityReviewView>('POST', `/admin/api/identity/${user.userId}/approve`, { headers: operator(name), body: {} });
-  const reject = (user: Trader, reason: unknown, name?: string) =>
-    server.call<IdentityReviewView>('POST', `/admin/api/identity/${user.userId}/reject`, {
-      headers: operator(name),
+  const operator = (name = 'alice') => server.operatorHeaders(name, 'compliance');
+  const approve = async (user: Trader, name?: string) =>
+    server.call<IdentityReviewView>('POST', `/admin/api/kyc/${user.userId}/approve`, { headers: await operator(name), body: {} });
+  const reject = async (user: Trader, reason: unknown, name?: string) =>
+    server.call<IdentityReviewView>('POST', `/admin/api/kyc/${user.userId}/reject`, {
+      headers: await operator(name),
       body: { reason },
     });
   const record = async (user: Trader) =>
@@ -98,23 +98,23 @@ describe.each(DB_KINDS)('identity on %s', (kind) => {
     expect(image.headers.get('content-type')).toMatch(/^image\//);
     expect(await server.ctx.identity.isVerified(user.userId)).toBe(false);
 
-    const queue = await server.call<IdentityReviewListView>('GET', '/admin/api/identity?status=1', { headers: operator() });
+    const queue = await server.call<IdentityReviewListView>('GET', '/admin/api/kyc?status=1', { headers: await operator() });
     expect(queue.data.data.map((item) => item.user_id)).toContain(user.userId);
     const audit = vi.spyOn(server.ctx.log, 'info');
-    const revealed = await server.call<IdentityCardIdView>('GET', `/admin/api/identity/${user.userId}/card_id`, {
-      headers: operator(),
+    const revealed = await server.call<IdentityCardIdView>('GET', `/admin/api/kyc/${user.userId}/card_id`, {
+      headers: await operator(),
     });
     expect(revealed.data).toEqual({ user_id: user.userId, card_id: CARD_ID });
     // Each reveal is logged with who asked, and the log never holds the number itself.
     const reveals = audit.mock.calls.filter((call: unknown[]) => call[1] === 'identity card id revealed');
-    expect(reveals).toEqual([[{ userId: user.userId, operator: 'operator:alice' }, 'identity card id revealed']]);
+    expect(reveals).toEqual([[{ userId: user.userId, operator: 'operator:alice@ops.test' }, 'identity card id revealed']]);
     audit.mockRestore();
 
     const approved = await approve(user, 'bob');
     expect(approved).toMatchObject({
       code: ResponseCode.ok,
       msg: en('identity_approved'),
-      data: { review_status: 2, reviewed_by: 'operator:bob' },
+      data: { review_status: 2, reviewed_by: 'operator:bob@ops.test' },
     });
     expect((await center(user)).data).toMatchObject({ review_status: RealNameStatus.verified, card_id: '****1234' });
     expect(await server.ctx.identity.isVerified(user.userId)).toBe(true);
@@ -277,26 +277,35 @@ describe.each(DB_KINDS)('identity on %s', (kind) => {
     const user = await trader();
     await submit(user, (await documents(user)).body);
     const paths = [
-      ['GET', '/admin/api/identity'],
-      ['POST', `/admin/api/identity/${user.userId}/approve`],
-      ['POST', `/admin/api/identity/${user.userId}/reject`],
-      ['GET', `/admin/api/identity/${user.userId}/card_id`],
+      ['GET', '/admin/api/kyc'],
+      ['POST', `/admin/api/kyc/${user.userId}/approve`],
+      ['POST', `/admin/api/kyc/${user.userId}/reject`],
+      ['GET', `/admin/api/kyc/${user.userId}/card_id`],
     ] as const;
+    const finance = await server.operatorHeaders('fin', 'finance');
     for (const [method, path] of paths) {
-      const answer = await server.call(method, path, {
-        token: user.token,
-        headers: { 'x-operator-token': 'guess', 'x-operator-name': 'eve' },
+      // A user's own token, a guessed operator token, and an operator of another desk are all refused.
+      expect(await server.call(method, path, { token: user.token }), path).toMatchObject({
+        code: ResponseCode.notLoggedIn,
+        msg: en('operator_not_logged_in'),
       });
-      expect(answer, path).toMatchObject({ code: ResponseCode.forbidden, msg: en('operator_only') });
+      expect(await server.call(method, path, { headers: { authorization: 'Bearer pwo_guess' } }), path).toMatchObject({
+        code: ResponseCode.notLoggedIn,
+        msg: en('operator_not_logged_in'),
+      });
+      expect(await server.call(method, path, { headers: finance }), path).toMatchObject({
+        code: ResponseCode.forbidden,
+        msg: en('operator_role_forbidden'),
+      });
     }
     expect((await record(user))?.reviewStatus).toBe(RealNameStatus.underReview);
 
     const stranger = { userId: 999_999_999, token: '' };
     expect(await approve(stranger)).toMatchObject({ code: ResponseCode.notFound, msg: en('identity_not_found') });
-    expect(await server.call('GET', '/admin/api/identity/abc/card_id', { headers: operator() })).toMatchObject({
+    expect(await server.call('GET', '/admin/api/kyc/abc/card_id', { headers: await operator() })).toMatchObject({
       code: ResponseCode.invalidInput,
     });
-    expect(await server.call('GET', '/admin/api/identity?status=7', { headers: operator() })).toMatchObject({
+    expect(await server.call('GET', '/admin/api/kyc?status=7', { headers: await operator() })).toMatchObject({
       code: ResponseCode.invalidInput,
       msg: en('review_status_invalid'),
     });

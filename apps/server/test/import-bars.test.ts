@@ -1,62 +1,17 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.js';
 import { selectRows } from '../src/modules/market/klines.js';
-import { DB_KINDS, type DbKind } from './harness.js';
-
-const run = promisify(execFile);
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Runs the real CLI (the npm script's command, without npm's own notices) against a database, returning its exit code and output. */
-async function importBars(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/import-bars.ts', ...args], {
-      cwd: serverDir,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-/** A PGlite data directory, or a fresh database on the PostgreSQL server. */
-async function target(kind: DbKind, dir: string): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
-  if (kind === 'pglite') return { env: { DATA_DIR: dir }, cleanup: async () => undefined };
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `pipwise_import_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    cleanup: async () => {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
-}
+import { cliDatabase, runCli, type CliDatabase } from './cli-helpers.js';
+import { DB_KINDS } from './harness.js';
 
 describe.each(DB_KINDS)('import-bars CLI on %s', (kind) => {
-  let dir: string;
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
+  let target: CliDatabase;
+  /** Runs the real CLI on the test's database, returning its exit code and output. */
+  const importBars = (...args: string[]) => runCli('import-bars', args, target.env);
   const bars = async (period: string) => {
-    const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+    const database = await target.open();
     try {
       return await selectRows<{ open_time: string; open: string; high: string; low: string; close: string; volume: string }>(
         database.db,
@@ -70,16 +25,14 @@ describe.each(DB_KINDS)('import-bars CLI on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'pipwise-import-'));
-    ({ env, cleanup } = await target(kind, dir));
+    target = await cliDatabase(kind, 'import');
   });
   afterAll(async () => {
-    await cleanup();
-    rmSync(dir, { recursive: true, force: true });
+    await target.drop();
   });
 
   it('rejects a file with a bad row, names the line, and imports nothing', async () => {
-    const file = path.join(dir, 'bad.csv');
+    const file = path.join(target.dir, 'bad.csv');
     writeFileSync(
       file,
       [
@@ -91,7 +44,7 @@ describe.each(DB_KINDS)('import-bars CLI on %s', (kind) => {
         '2026.03.02,14:00,1.08405,1.08410,1.08400,1.08405,90',
       ].join('\n'),
     );
-    const result = await importBars(env, '--code', 'EURUSD', '--period', '1min', file);
+    const result = await importBars('--code', 'EURUSD', '--period', '1min', file);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('bad.csv:3: needs low ≤ open, close ≤ high');
     expect(result.stderr).toContain('bad.csv:4: high "abc" is not a non-negative number');
@@ -102,7 +55,7 @@ describe.each(DB_KINDS)('import-bars CLI on %s', (kind) => {
   });
 
   it('imports valid rows in both layouts and rebuilds every longer period from them', async () => {
-    const mt4 = path.join(dir, 'eurusd-mt4.csv');
+    const mt4 = path.join(target.dir, 'eurusd-mt4.csv');
     const rows = ['2026.03.02,14:00,1.08412,1.08420,1.08401,1.08415,132'];
     const prices = [1.08415, 1.0843, 1.08398, 1.08441, 1.08407, 1.08422, 1.08436, 1.08419, 1.08425];
     for (const [i, close] of prices.entries()) {
@@ -112,14 +65,14 @@ describe.each(DB_KINDS)('import-bars CLI on %s', (kind) => {
       );
     }
     writeFileSync(mt4, `${rows.join('\r\n')}\r\n`);
-    const first = await importBars(env, '--code', 'eurusd', '--period', '1min', mt4);
+    const first = await importBars('--code', 'eurusd', '--period', '1min', mt4);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('imported 10 1min bars of EURUSD (2026-03-02T14:00:00.000Z → 2026-03-02T14:09:00.000Z)');
 
-    const iso = path.join(dir, 'eurusd-iso.csv');
+    const iso = path.join(target.dir, 'eurusd-iso.csv');
     writeFileSync(iso, 'datetime;open;high;low;close;volume\n2026-03-02T14:10:00Z;1.08425;1.08450;1.08420;1.08444;7\n');
-    const second = await importBars(env, '--code', 'EURUSD', '--period', '1min', iso);
+    const second = await importBars('--code', 'EURUSD', '--period', '1min', iso);
     expect(second.code).toBe(0);
 
     expect(await bars('1min')).toHaveLength(11);
@@ -163,15 +116,15 @@ describe.each(DB_KINDS)('import-bars CLI on %s', (kind) => {
   });
 
   it('refuses a misaligned bar and explains its usage', async () => {
-    const file = path.join(dir, 'misaligned.csv');
+    const file = path.join(target.dir, 'misaligned.csv');
     writeFileSync(file, '2026.03.02,14:03,1.1,1.2,1.0,1.15,5\n');
-    const misaligned = await importBars(env, '--code', 'EURUSD', '--period', '5min', file);
+    const misaligned = await importBars('--code', 'EURUSD', '--period', '5min', file);
     expect(misaligned.code).toBe(1);
     expect(misaligned.stderr).toContain('misaligned.csv:1: time is not on a 5min boundary');
-    const usage = await importBars(env, '--code', 'EURUSD', file);
+    const usage = await importBars('--code', 'EURUSD', file);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('usage: npm run import-bars');
-    const unknown = await importBars(env, '--code', 'NOPE', '--period', '1min', file);
+    const unknown = await importBars('--code', 'NOPE', '--period', '1min', file);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('unknown instrument code NOPE') as string });
   });
 });

@@ -4,9 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { announcementReads, announcements } from '../src/db/schema.js';
 import { EXAMPLE_ANNOUNCEMENTS, seedAnnouncements } from '../src/modules/notices/seed.js';
 import { createTrader, expectLedgerInvariants, type Trader } from './factories.js';
-import { DB_KINDS, startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from './harness.js';
+import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
 
-const operator = { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'alice' };
 const ADMIN_PATH = '/admin/api/announcements';
 
 /** Announcements through real HTTP: per-user read state, the operator's create with sanitised HTML. */
@@ -29,8 +28,11 @@ describe.each(DB_KINDS)('announcements on %s', (kind) => {
     server.call<NoticeDetailView>('GET', `${ApiPath.noticeInfo}?id=${encodeURIComponent(String(id))}`, { token });
   const unread = async (token: string, lang = 'en') =>
     (await server.call<NoticeUnreadView>('GET', ApiPath.noticeUnreadCount, { token, lang })).data.count;
-  const create = (body: Record<string, unknown>, headers: Record<string, string> = operator) =>
-    server.call<NoticeDetailView>('POST', ADMIN_PATH, { body, headers });
+  const create = async (body: Record<string, unknown>, headers?: Record<string, string>) =>
+    server.call<NoticeDetailView>('POST', ADMIN_PATH, {
+      body,
+      headers: headers ?? (await server.operatorHeaders('alice', 'content')),
+    });
   const readRows = async () => (await server.database.db.select({ n: count() }).from(announcementReads))[0]?.n;
 
   it('seeds two announcements per language once: a second seed leaves the table as it is', async () => {
@@ -116,9 +118,14 @@ describe.each(DB_KINDS)('announcements on %s', (kind) => {
       content:
         '<p onclick="steal()">Trading pauses <b>02:00–03:00 UTC</b>.</p><script>alert(1)</script><img src="javascript:alert(1)"><a href="javascript:alert(1)">x</a><a href="https://status.example">status</a>',
     };
-    const refused = await create(body, { 'x-operator-token': 'wrong', 'x-operator-name': 'alice' });
-    expect(refused.code).not.toBe(1);
-    expect((await server.call('POST', ADMIN_PATH, { body, token: alice.token })).code).not.toBe(1);
+    const signIn = { code: ResponseCode.notLoggedIn, msg: 'Please sign in to the back office.' };
+    expect(await create(body, { authorization: 'Bearer pwo_wrong' })).toMatchObject(signIn);
+    expect(await server.call('POST', ADMIN_PATH, { body, token: alice.token })).toMatchObject(signIn);
+    expect(await create(body, await server.operatorHeaders('desk', 'support'))).toMatchObject({
+      code: ResponseCode.forbidden,
+      msg: 'Your role may not do this.',
+    });
+    expect((await list(alice.token)).data.data.map((notice) => notice.title)).not.toContain(body.title);
 
     const created = await create(body);
     expect(created).toMatchObject({ code: 1, data: { title: 'Maintenance on Sunday', read: false } });

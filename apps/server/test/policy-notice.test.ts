@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_KINDS, TEST_OPERATOR_TOKEN } from './harness.js';
+import { DB_KINDS } from './harness.js';
 import {
   outboxCode,
   snapshot,
@@ -8,8 +8,6 @@ import {
   strongPassword,
   type AccountsServer,
 } from './accounts-helpers.js';
-
-const operator = { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'desk' };
 
 describe.each(DB_KINDS)('policy notice (restricted countries) on %s', (kind) => {
   let server: AccountsServer;
@@ -62,7 +60,7 @@ describe.each(DB_KINDS)('policy notice (restricted countries) on %s', (kind) => 
   it('follows the setting: a country taken off the list registers, one put on it is refused', async () => {
     const answer = await server.call('POST', '/admin/api/settings', {
       body: { restricted_countries: 'KP,IL,VU,CU,HK' },
-      headers: operator,
+      headers: await server.operatorHeaders('desk', 'content'),
     });
     expect(answer.code, answer.msg).toBe(1);
     expect((await sendSms('13800138001', 'CN')).code).toBe(1);
@@ -71,7 +69,10 @@ describe.each(DB_KINDS)('policy notice (restricted countries) on %s', (kind) => 
     const hongKong = await sendSms('91234567', 'HK');
     expect(hongKong.code).toBe(1002);
     expect(hongKong.msg).toBe('Our service is not provided to North Korea, Israel, Vanuatu, Cuba, and Hong Kong SAR China');
-    await server.call('POST', '/admin/api/settings', { body: { restricted_countries: 'KP,IL,CN,VU,CU' }, headers: operator });
+    await server.call('POST', '/admin/api/settings', {
+      body: { restricted_countries: 'KP,IL,CN,VU,CU' },
+      headers: await server.operatorHeaders('desk', 'content'),
+    });
   });
 
   it('leaves e-mail registration and other countries alone', async () => {

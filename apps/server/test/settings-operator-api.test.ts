@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_KINDS, startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from './harness.js';
+import { createTrader } from './factories.js';
+import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
 
-const operator = { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'alice' };
-
-/** The operator API of settings: only with the operator token, only known settings, only values their readers parse. */
+/** The operator API of settings: only for a signed-in operator of the right role, only known settings, only values their readers parse. */
 describe.each(DB_KINDS)('settings through the operator API on %s', (kind) => {
   let server: TestServer;
 
@@ -12,16 +11,20 @@ describe.each(DB_KINDS)('settings through the operator API on %s', (kind) => {
   });
   afterAll(() => server.close());
 
-  it('refuses without the token, with a wrong one, and without an operator name', async () => {
-    const attempts: Record<string, string>[] = [
-      {},
-      { ...operator, 'x-operator-token': `${TEST_OPERATOR_TOKEN}x` },
-      { 'x-operator-token': TEST_OPERATOR_TOKEN },
+  const operator = () => server.operatorHeaders('alice', 'content');
+
+  it("refuses without a token, with a guessed one, with a user's, and to an operator of another role", async () => {
+    const user = await createTrader(server.database.db);
+    const signIn = { code: 999, msg: 'Please sign in to the back office.' };
+    const attempts: [Record<string, string>, string | null, object][] = [
+      [{}, null, signIn],
+      [{ authorization: 'Bearer pwo_guessed' }, null, signIn],
+      [{}, user.token, signIn],
+      [await server.operatorHeaders('desk', 'support'), null, { code: 1003, msg: 'Your role may not do this.' }],
     ];
-    for (const headers of attempts) {
-      const answer = await server.call('POST', '/admin/api/settings', { body: { withdraw_requires_kyc: '0' }, headers });
-      expect(answer.code).not.toBe(1);
-      expect(answer.msg).toMatch(/operator/i);
+    for (const [headers, token, refusal] of attempts) {
+      const answer = await server.call('POST', '/admin/api/settings', { body: { withdraw_requires_kyc: '0' }, headers, token });
+      expect(answer).toMatchObject(refusal);
     }
     expect(await server.ctx.settings.get('withdraw_requires_kyc')).toBe('1');
   });
@@ -39,18 +42,24 @@ describe.each(DB_KINDS)('settings through the operator API on %s', (kind) => {
     for (const body of refusals) {
       const answer = await server.call('POST', '/admin/api/settings', {
         body: JSON.parse(JSON.stringify(body)),
-        headers: operator,
+        headers: await operator(),
       });
       expect(answer, JSON.stringify(body)).toMatchObject({ code: 1001 });
     }
-    const { data } = await server.call<Record<string, string>>('GET', '/admin/api/settings', { headers: operator });
+    const { data } = await server.call<Record<string, string>>('GET', '/admin/api/settings', { headers: await operator() });
     expect(data).toMatchObject({ withdraw_requires_kyc: '1', payout_method_cooldown_hours: '24', deposit_expiry_days: '7' });
   });
 
-  it('writes valid values, which every reader then sees', async () => {
+  it('writes valid values, which every reader then sees; money keys only through finance', async () => {
+    const body = { payout_method_cooldown_hours: '0.5', withdraw_requires_kyc: '0' };
+    expect(await server.call('POST', '/admin/api/settings', { body, headers: await operator() })).toMatchObject({
+      code: 1003,
+      msg: 'Your role may not change the setting payout_method_cooldown_hours.',
+    });
+    expect(await server.ctx.settings.get('withdraw_requires_kyc')).toBe('1');
     const answer = await server.call<Record<string, string>>('POST', '/admin/api/settings', {
-      body: { payout_method_cooldown_hours: '0.5', withdraw_requires_kyc: '0' },
-      headers: operator,
+      body,
+      headers: await server.operatorHeaders('fiona', 'finance'),
     });
     expect(answer).toMatchObject({ code: 1, data: { payout_method_cooldown_hours: '0.5', withdraw_requires_kyc: '0' } });
     expect(await server.ctx.settings.get('payout_method_cooldown_hours')).toBe('0.5');

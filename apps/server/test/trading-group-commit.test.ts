@@ -97,8 +97,10 @@ describe.each(DB_KINDS)('group-committed orders on %s', (kind) => {
     const trader = await first.trader({ balance: '1000' });
     const body = { ...oneLot, forex_id: eurusd };
     const trading = (first.ctx.modules.find((m) => m.name === 'trading') as unknown as { service: TradingService }).service;
-    // The session and the trading settings are read now, so that queued orders need nothing from the database.
+    // The session, the account's freezes and the trading settings are read now (an order refused for its
+    // lots reads the freezes first), so that queued orders need nothing from the database.
     expect((await first.call('GET', ApiPath.getBalance, { token: trader.token })).code).toBe(1);
+    expect((await first.submit(trader, { ...body, cont: '0.001' })).code).toBe(1001);
     expect((await first.submit(await first.trader({ balance: '1000' }), body)).code).toBe(1);
     // A transaction holding the wallet's row (all of PGlite) keeps the first batch from committing
     // while the others queue behind it.

@@ -6,7 +6,7 @@ import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { uploads } from '../src/db/schema.js';
-import { DB_KINDS, ManualClock, startTestServer, TEST_OPERATOR_TOKEN, type TestServer } from './harness.js';
+import { DB_KINDS, ManualClock, startTestServer, type TestServer } from './harness.js';
 import { createTrader, expectLedgerInvariants, type Trader } from './factories.js';
 
 const BOUNDARY = 'pipwise-upload-boundary';
@@ -395,9 +395,9 @@ describe.each(DB_KINDS)('uploads on %s', (kind) => {
       }
     });
 
-    it('serves any upload to an operator, and nothing without the operator token', async () => {
+    it('serves any upload to a reviewing operator, and nothing to anyone else', async () => {
       const row = await storedRow(mine.id);
-      const headers = { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'reviewer', lang: 'en' };
+      const headers = { ...(await server.operatorHeaders('reviewer', 'compliance')), lang: 'en' };
       const response = await fetch(`${server.baseUrl}/admin/api/uploads/${mine.id}`, { headers });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('image/jpeg');
@@ -406,10 +406,14 @@ describe.each(DB_KINDS)('uploads on %s', (kind) => {
 
       const unknown = await fetch(`${server.baseUrl}/admin/api/uploads/${'B'.repeat(22)}`, { headers });
       expect(await unknown.json()).toMatchObject({ code: 1004, msg: 'No upload has this id' });
-      const anonymous = await fetch(`${server.baseUrl}/admin/api/uploads/${mine.id}`, {
-        headers: { 'x-operator-token': 'guess', 'x-operator-name': 'x' },
-      });
-      expect(await anonymous.json()).toMatchObject({ code: 1003, data: null });
+      const refusedTo = async (authorization: string) =>
+        (await fetch(`${server.baseUrl}/admin/api/uploads/${mine.id}`, { headers: { authorization, lang: 'en' } })).json();
+      const signIn = { code: 999, msg: 'Please sign in to the back office.', data: null };
+      expect(await refusedTo('Bearer pwo_guess')).toMatchObject(signIn);
+      // The owner's own user session is not an operator session.
+      expect(await refusedTo(owner.token)).toMatchObject(signIn);
+      const { authorization } = await server.operatorHeaders('editor', 'content');
+      expect(await refusedTo(authorization!)).toMatchObject({ code: 1003, msg: 'Your role may not do this.', data: null });
     });
   });
 });

@@ -1,7 +1,7 @@
 import { ApiPath, ResponseCode } from '@pipwise/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectLedgerInvariants, type Trader } from './factories.js';
-import { DB_KINDS, TEST_OPERATOR_TOKEN } from './harness.js';
+import { DB_KINDS } from './harness.js';
 import { ADDRESSES, startWithdrawalServer, type WithdrawalServer } from './withdrawals-helpers.js';
 
 interface BadCase {
@@ -489,8 +489,25 @@ describe.each(DB_KINDS)('withdrawals refuse bad input on %s, changing nothing', 
       method: 'POST',
       path: `/admin/api/withdrawals/${ids.othersRecord}/approve`,
       as: 'no-operator',
-      code: ResponseCode.forbidden,
-      msg: 'Operators only',
+      code: ResponseCode.notLoggedIn,
+      msg: 'Please sign in to the back office.',
+    },
+    {
+      name: 'operator call with a guessed operator token',
+      method: 'POST',
+      path: `/admin/api/withdrawals/${ids.othersRecord}/approve`,
+      as: 'no-operator',
+      headers: { authorization: 'Bearer pwo_guessed' },
+      code: ResponseCode.notLoggedIn,
+      msg: 'Please sign in to the back office.',
+    },
+    {
+      name: "operator call with a user's token",
+      method: 'POST',
+      path: `/admin/api/withdrawals/${ids.othersRecord}/approve`,
+      as: 'trader',
+      code: ResponseCode.notLoggedIn,
+      msg: 'Please sign in to the back office.',
     },
     {
       name: 'operator reject without a reason',
@@ -537,7 +554,7 @@ describe.each(DB_KINDS)('withdrawals refuse bad input on %s, changing nothing', 
             ? null
             : (await server.session(trader)).token;
       const headers = {
-        ...(bad.as === 'operator' ? { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'alice' } : {}),
+        ...(bad.as === 'operator' ? await server.operatorHeaders('alice', 'finance') : {}),
         ...bad.headers,
       };
       const answer = await server.call(bad.method, bad.path, { token, body: bad.body, form: bad.form, headers });

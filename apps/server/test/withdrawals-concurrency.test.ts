@@ -38,6 +38,8 @@ describe.each(DB_KINDS)('withdrawals under concurrency on %s', (kind) => {
     expect(rows).toHaveLength(33);
 
     // Approving them all at once never takes the balance below zero, and debits each exactly once.
+    // One sign-in before the burst: parallel first sign-ins of one operator would race each other.
+    await server.operatorHeaders('alice', 'finance');
     const approvals = await Promise.all(accepted.map((answer) => server.operator('approve', answer.data.id)));
     expect(approvals.every((answer) => answer.code === ResponseCode.ok)).toBe(true);
     expect(await walletOf(server, trader.userId)).toEqual({ balance: '10.00', lock: '0.00' });
@@ -57,6 +59,7 @@ describe.each(DB_KINDS)('withdrawals under concurrency on %s', (kind) => {
       expect(made.code).toBe(ResponseCode.ok);
       const id = made.data.id;
       const canceller = await server.session(trader);
+      await server.operatorHeaders('alice', 'finance');
       const answers = await Promise.all([
         ...Array.from({ length: 4 }, () => server.operator('approve', id)),
         ...Array.from({ length: 4 }, () => server.operator('reject', id, { reason: 'race' })),

@@ -14,7 +14,7 @@ import {
 } from '../src/db/schema.js';
 import { hashToken } from '../src/modules/accounts/module.js';
 import { createTrader, type Trader } from './factories.js';
-import { ManualClock, startTestServer, TEST_OPERATOR_TOKEN, type DbKind, type TestServer } from './harness.js';
+import { ManualClock, startTestServer, type DbKind, type TestServer } from './harness.js';
 import { MARKET_OPEN_AT, tradingServer, type TradingServer } from './trading-helpers.js';
 
 type Envelope<T> = Awaited<ReturnType<TestServer['call']>> & { data: T };
@@ -96,10 +96,10 @@ export async function startWithdrawalServer(kind: DbKind): Promise<WithdrawalSer
     },
     draw: (trader: Trader, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
       server.call<WithdrawalView>('POST', ApiPath.draw, { token: trader.token, body, headers }),
-    operator: (action: 'approve' | 'reject' | 'void', id: number, body: Record<string, unknown> = {}) =>
+    operator: async (action: 'approve' | 'reject' | 'void', id: number, body: Record<string, unknown> = {}) =>
       server.call<WithdrawalView>('POST', `/admin/api/withdrawals/${id}/${action}`, {
         body,
-        headers: { 'x-operator-token': TEST_OPERATOR_TOKEN, 'x-operator-name': 'alice' },
+        headers: await server.operatorHeaders('alice', 'finance'),
       }),
     cancel: (trader: Trader, id: number) =>
       server.call<WithdrawalView>('POST', ApiPath.drawCancel, { token: trader.token, body: { id } }),
@@ -139,7 +139,7 @@ export async function startWithdrawalServer(kind: DbKind): Promise<WithdrawalSer
         front_pic: await upload(userId),
         reverse_pic: await upload(userId),
       });
-      await server.ctx.identity.approve(userId, { actor: 'operator:alice' });
+      await server.ctx.identity.approve(userId, { actor: 'operator:alice@ops.test' });
     },
   };
   return Object.assign(server, extra);

@@ -146,13 +146,13 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
     expect(await walletOf(server, trader.userId)).toEqual({ balance: '1000.00', lock: '0.00' });
     for (const id of ids) expect(await ledgerOf(trader.userId, id)).toEqual([]);
 
-    const queue = await server.call<unknown[]>('GET', '/admin/api/withdrawals?status=3', {
-      headers: { 'x-operator-token': 'test-operator-token-for-every-test-server', 'x-operator-name': 'alice' },
+    const queue = await server.call<{ data: unknown[] }>('GET', '/admin/api/withdrawals?status=3', {
+      headers: await server.operatorHeaders('alice', 'finance'),
     });
-    expect(queue.data).toEqual(
+    expect(queue.data.data).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ id: ids[1], user_id: trader.userId, decided_by: 'user' }),
-        expect.objectContaining({ id: ids[2], decided_by: 'operator:alice' }),
+        expect.objectContaining({ id: ids[2], decided_by: 'operator:alice@ops.test' }),
       ]),
     );
   });

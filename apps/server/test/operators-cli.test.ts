@@ -1,0 +1,160 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/client.js';
+import { auditLog } from '../src/db/schema.js';
+import { cliDatabase, runCli, type CliDatabase } from './cli-helpers.js';
+import { DB_KINDS, ManualClock, startTestServer, TEST_APP_SECRET, totpCode, type TestServer } from './harness.js';
+
+/** Every run starts a process, loads TypeScript and opens (and, on PGlite, migrates) the database: seconds each. */
+const SLOW = { timeout: 300_000 };
+
+interface Enrolment {
+  email: string;
+  role: string;
+  password: string;
+  otpauth: string;
+}
+
+describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
+  let target: CliDatabase;
+  let database: Database | null = null;
+  let server: TestServer | null = null;
+  const clock = new ManualClock(new Date());
+
+  /** Runs the real CLI on the test's database. */
+  const cli = (...args: string[]) => runCli('operator', args, { APP_SECRET: TEST_APP_SECRET, ...target.env });
+
+  /** The one JSON line `add` and `reset` print. */
+  const enrolmentOf = (stdout: string): Enrolment => {
+    const lines = stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    const parsed = JSON.parse(lines[0]!) as Enrolment;
+    expect(Object.keys(parsed)).toEqual(['email', 'role', 'password', 'otpauth']);
+    return parsed;
+  };
+
+  async function startServer() {
+    database = await target.open();
+    server = await startTestServer(kind, { database, clock });
+    return server;
+  }
+  async function stopServer() {
+    await server?.close();
+    await database?.close();
+    server = null;
+    database = null;
+  }
+  /** The embedded database allows one process: the server stops for the command line, as in production. */
+  const pauseForCli = async () => (kind === 'pglite' ? stopServer() : undefined);
+  const resumeAfterCli = async () => server ?? (await startServer());
+
+  async function login(api: TestServer, enrolment: Enrolment) {
+    clock.advance(30_000);
+    return api.call<{ token: string }>('POST', '/admin/api/login', {
+      body: { email: enrolment.email, password: enrolment.password, otp: totpCode(enrolment.otpauth, clock.now().getTime()) },
+    });
+  }
+
+  beforeAll(async () => {
+    target = await cliDatabase(kind, 'opcli');
+  });
+  afterAll(async () => {
+    await stopServer();
+    await target.drop();
+  }, SLOW.timeout);
+
+  it('adds operators whose printed password and code log in; refuses bad input', SLOW, async () => {
+    const added = await cli('add', '--email', 'cli-root@ops.test', '--role', 'superadmin');
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    const root = enrolmentOf(added.stdout);
+    expect(root).toMatchObject({ email: 'cli-root@ops.test', role: 'superadmin' });
+    expect(root.otpauth).toMatch(/^otpauth:\/\/totp\//);
+
+    expect(await cli('add', '--email', 'CLI-root@ops.test', '--role', 'support')).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining('already exists'),
+    });
+    expect((await cli('add', '--email', 'x@ops.test', '--role', 'owner')).code).toBe(2);
+    expect((await cli('add', '--email', 'not-an-address', '--role', 'support')).code).toBe(2);
+    expect((await cli('add', '--email', 'x@ops.test')).code).toBe(2);
+    expect((await cli('promote', '--email', 'x@ops.test')).code).toBe(2);
+    expect((await cli('disable', '--email', 'nobody@ops.test')).stderr).toContain('no operator with e-mail nobody@ops.test');
+
+    const api = await resumeAfterCli();
+    const session = await login(api, root);
+    expect(session.code).toBe(1);
+    const me = await api.call('GET', '/admin/api/me', { headers: { authorization: session.data.token } });
+    expect(me.data).toMatchObject({ email: 'cli-root@ops.test', role: 'superadmin' });
+    const [audited] = await api.database.db.select().from(auditLog).where(eq(auditLog.action, 'operator.create'));
+    expect(audited).toMatchObject({ actor: 'cli', after: { email: 'cli-root@ops.test', role: 'superadmin' } });
+    expect(JSON.stringify(audited)).not.toContain(root.password);
+  });
+
+  it.runIf(kind === 'pglite')('refuses to open the embedded database while a server holds it', SLOW, async () => {
+    await resumeAfterCli();
+    const refused = await cli('list');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('stop the server first');
+    expect(refused.stderr).toContain(`in use by process ${process.pid}`);
+  });
+
+  it('lists, disables, enables and resets; each change ends sessions at once and is audited as cli', SLOW, async () => {
+    await pauseForCli();
+    const support = enrolmentOf((await cli('add', '--email', 'cli-support@ops.test', '--role', 'support')).stdout);
+    const listed = await cli('list');
+    expect(listed.code).toBe(0);
+    const rows = listed.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows.map((row) => [row.email, row.role, row.disabled, row.created_by])).toEqual([
+      ['cli-root@ops.test', 'superadmin', false, 'cli'],
+      ['cli-support@ops.test', 'support', false, 'cli'],
+    ]);
+    expect(listed.stdout).not.toContain(support.password);
+
+    let api = await resumeAfterCli();
+    const before = await login(api, support);
+    expect(before.code).toBe(1);
+    const headers = { authorization: before.data.token };
+
+    await pauseForCli();
+    expect(await cli('disable', '--email', 'cli-support@ops.test')).toMatchObject({ code: 0 });
+    expect((await cli('disable', '--email', 'cli-support@ops.test')).stderr).toContain('already disabled');
+    // The last superadmin stays.
+    expect((await cli('disable', '--email', 'cli-root@ops.test')).stderr).toContain('last enabled superadmin');
+    api = await resumeAfterCli();
+    expect((await api.call('GET', '/admin/api/me', { headers })).code).toBe(999);
+    expect((await login(api, support)).code).toBe(1002);
+
+    await pauseForCli();
+    expect((await cli('enable', '--email', 'cli-support@ops.test')).code).toBe(0);
+    api = await resumeAfterCli();
+    const again = await login(api, support);
+    expect(again.code).toBe(1);
+
+    await pauseForCli();
+    const reset = await cli('reset', '--email', 'cli-support@ops.test');
+    expect(reset.code).toBe(0);
+    const renewed = enrolmentOf(reset.stdout);
+    expect(renewed).toMatchObject({ email: 'cli-support@ops.test', role: 'support' });
+    expect(renewed.password).not.toBe(support.password);
+    expect(renewed.otpauth).not.toBe(support.otpauth);
+    api = await resumeAfterCli();
+    expect((await api.call('GET', '/admin/api/me', { headers: { authorization: again.data.token } })).code).toBe(999);
+    expect((await login(api, support)).code).toBe(1002);
+    expect((await login(api, renewed)).code).toBe(1);
+
+    const audited = await api.database.db.select().from(auditLog).where(eq(auditLog.actor, 'cli')).orderBy(auditLog.id);
+    expect(audited.map((row) => row.action)).toEqual([
+      'operator.create',
+      'operator.create',
+      'operator.disable',
+      'operator.enable',
+      'operator.reset',
+    ]);
+    expect(JSON.stringify(audited)).not.toContain(renewed.password);
+  });
+});
