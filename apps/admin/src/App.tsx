@@ -1,0 +1,71 @@
+import { Button, Layout, Menu, Result, Segmented, Space, Spin, Typography } from 'antd';
+import { Suspense, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { setLanguage, type AdminLanguage } from './i18n';
+import { PAGES } from './pages';
+import Login from './pages/Login';
+import { useSession } from './session';
+
+const GROUPS = ['reviews', 'money', 'users', 'catalogue', 'content', 'system'] as const;
+
+export function App() {
+  const { operator, loading } = useSession();
+  if (loading) return <Spin fullscreen />;
+  if (!operator) return <Login />;
+  return <Shell />;
+}
+
+function Shell() {
+  const { t, i18n } = useTranslation('nav');
+  const { operator, may, signOut } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const pages = useMemo(() => PAGES.filter((page) => may(page.roles)), [may]);
+  const items = GROUPS.map((group) => ({
+    key: group,
+    type: 'group' as const,
+    label: t(`group_${group}`),
+    children: pages.filter((page) => page.group === group).map((page) => ({ key: page.path, label: t(page.label) })),
+  })).filter((group) => group.children.length > 0);
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider breakpoint="lg" collapsedWidth={0} width={220} theme="light">
+        <Typography.Title level={4} style={{ padding: '16px 24px 0' }}>
+          {t('brand')}
+        </Typography.Title>
+        <Menu mode="inline" selectedKeys={[location.pathname]} items={items} onClick={({ key }) => navigate(key)} />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header style={{ background: 'transparent', display: 'flex', justifyContent: 'flex-end', paddingInline: 24 }}>
+          <Space>
+            <Segmented<AdminLanguage>
+              value={i18n.language as AdminLanguage}
+              options={[
+                { value: 'en', label: 'EN' },
+                { value: 'hk', label: '繁' },
+              ]}
+              onChange={setLanguage}
+            />
+            <Typography.Text data-testid="operator-email">
+              {operator?.email} · {t(`role_${operator?.role}`)}
+            </Typography.Text>
+            <Button onClick={() => void signOut()}>{t('sign_out')}</Button>
+          </Space>
+        </Layout.Header>
+        <Layout.Content style={{ padding: 24 }}>
+          <Suspense fallback={<Spin />}>
+            <Routes>
+              {pages.map((page) => (
+                <Route key={page.path} path={page.path} element={<page.component />} />
+              ))}
+              <Route path="/" element={<Navigate to={pages[0]?.path ?? '/account'} replace />} />
+              <Route path="*" element={<Result status="404" title={t('not_found')} />} />
+            </Routes>
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,40 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhTW from 'antd/locale/zh_TW';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { useTranslation } from 'react-i18next';
+import { HashRouter } from 'react-router';
+import { App } from './App';
+import './i18n';
+import { SessionProvider } from './session';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true }, mutations: { retry: false } },
+});
+
+function Providers() {
+  const { i18n } = useTranslation();
+  return (
+    <ConfigProvider locale={i18n.language === 'hk' ? zhTW : enUS}>
+      <AntApp>
+        <QueryClientProvider client={queryClient}>
+          <HashRouter>
+            <SessionProvider>
+              <App />
+            </SessionProvider>
+          </HashRouter>
+        </QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+const root = document.getElementById('root');
+if (!root) throw new Error('no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <Providers />
+  </StrictMode>,
+);

@@ -1,0 +1,56 @@
+import { CompanyStatus, CompanyType } from '@pipwise/domain';
+import type { Rule } from 'antd/es/form';
+import { useTranslation } from 'react-i18next';
+import { SORT_FIELD } from '../components/CatalogueRules';
+import { CatalogueTable } from '../components/CatalogueTable';
+import { asText } from '../components/text';
+
+export default function Companies() {
+  const { t } = useTranslation('catalogue');
+  /** A closed site sends its visitors to loss_url, so a closed site needs one. */
+  const lossUrlWhenClosed: Rule = ({ getFieldValue }) => ({
+    validator: async (_, value: unknown) => {
+      if (getFieldValue('status') === CompanyStatus.closed && !asText(value).trim())
+        throw new Error(t('validation.loss_url_required'));
+    },
+  });
+  return (
+    <CatalogueTable
+      area="companies"
+      path="/companies"
+      defaults={{ status: CompanyStatus.open, type: CompanyType.whiteLabel, sort: 0 }}
+      fields={[
+        { name: 'name', kind: 'text', required: true, maxLength: 100, column: true },
+        { name: 'logo', kind: 'url', maxLength: 500 },
+        { name: 'url', kind: 'url', maxLength: 500, column: true },
+        { name: 'subject', kind: 'text', maxLength: 200 },
+        { name: 'registered_address', kind: 'text', maxLength: 300 },
+        { name: 'location', kind: 'text', maxLength: 100, column: true },
+        { name: 'email', kind: 'text', maxLength: 200 },
+        {
+          name: 'status',
+          kind: 'select',
+          required: true,
+          column: true,
+          options: [
+            { value: CompanyStatus.open, label: t('company_status.open') },
+            { value: CompanyStatus.closed, label: t('company_status.closed') },
+          ],
+        },
+        {
+          name: 'type',
+          kind: 'select',
+          required: true,
+          column: true,
+          options: [
+            { value: CompanyType.main, label: t('company_type.main') },
+            { value: CompanyType.whiteLabel, label: t('company_type.white_label') },
+          ],
+        },
+        { name: 'loss_url', kind: 'url', maxLength: 500, column: true, rules: [lossUrlWhenClosed] },
+        SORT_FIELD,
+      ]}
+      fixedColumns={[{ key: 'id', dataIndex: 'id', title: t('field.id') }]}
+    />
+  );
+}

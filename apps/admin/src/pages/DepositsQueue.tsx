@@ -1,0 +1,76 @@
+import { DepositStatus, type OperatorDepositView } from '@pipwise/domain';
+import { Descriptions, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from '../components/DateTime';
+import { Money } from '../components/Money';
+import { ProofImage } from '../components/ProofImage';
+import { operatorName, ReviewQueue, StatusTag, StatusTimeline, type ReviewItem } from '../components/ReviewQueue';
+
+type DepositItem = OperatorDepositView & ReviewItem;
+
+const STATUSES = [DepositStatus.unchecked, DepositStatus.finished, DepositStatus.rejected, DepositStatus.invalid];
+
+/** Deposits waiting for finance: the proof, the user's account, credit what arrived or refuse with a reason. */
+export default function DepositsQueue() {
+  const { t } = useTranslation('reviews');
+  const statusLabel = (status: number) => t(`deposit_status_${status}`);
+  return (
+    <ReviewQueue<DepositItem>
+      queue="deposits"
+      title={t('deposits_title')}
+      statuses={STATUSES.map((value) => ({ value, label: statusLabel(value) }))}
+      idOf={(item) => item.id}
+      statusOf={(item) => item.status}
+      refusals={['reject', 'void']}
+      approveAmount={(item) => item.number}
+      columns={[
+        { key: 'id', title: t('id'), dataIndex: 'id' },
+        { key: 'uid', title: t('uid'), render: (_, item) => item.user?.uid ?? item.user_id },
+        {
+          key: 'amount',
+          title: t('declared_amount'),
+          align: 'right',
+          render: (_, item) => <Money value={item.number} currency={item.currency_code} />,
+        },
+        {
+          key: 'protocol',
+          title: t('channel'),
+          render: (_, item) => [item.currency_code, item.protocol_code].filter(Boolean).join(' · '),
+        },
+        {
+          key: 'status',
+          title: t('status'),
+          render: (_, item) => <StatusTag status={item.status} label={statusLabel(item.status)} />,
+        },
+        { key: 'created', title: t('submitted_at'), render: (_, item) => <DateTime value={item.created_at} /> },
+      ]}
+      detail={(item) => (
+        <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+          <ProofImage src={item.proof_url} alt={t('proof_image')} width={480} />
+          <Descriptions
+            size="small"
+            bordered
+            column={1}
+            items={[
+              {
+                key: 'amount',
+                label: t('declared_amount'),
+                children: <Money value={item.number} currency={item.currency_code} />,
+              },
+              {
+                key: 'credited',
+                label: t('credited_amount'),
+                children: <Money value={item.credited_number} currency={item.currency_code} />,
+              },
+              { key: 'pay_to', label: t('pay_to'), children: item.pay_to || '—' },
+              { key: 'from', label: t('from_address'), children: item.from_address ?? '—' },
+              { key: 'remark', label: t('remark'), children: item.remark ?? '—' },
+              { key: 'decided_by', label: t('decided_by'), children: item.decided_by ? operatorName(item.decided_by) : '—' },
+            ]}
+          />
+          <StatusTimeline events={item.timeline} label={statusLabel} />
+        </Space>
+      )}
+    />
+  );
+}

@@ -1,0 +1,54 @@
+import { useTranslation } from 'react-i18next';
+import { ENABLED_FIELD, maxNotBelowMin, SORT_FIELD } from '../components/CatalogueRules';
+import { CatalogueTable, type CatalogueField } from '../components/CatalogueTable';
+
+/** Leverages offered in the picker; others can be typed. */
+const LEVERAGE_SUGGESTIONS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 300, 400, 500];
+
+export default function Instruments() {
+  const { t } = useTranslation('catalogue');
+  const fields: CatalogueField[] = [
+    { name: 'name', kind: 'text', required: true, maxLength: 100, column: true },
+    // The spread is a price: no more decimals than the instrument quotes.
+    {
+      name: 'spread',
+      kind: 'decimal',
+      decimals: (row) => Number(row.price_precision ?? 10),
+      zero: true,
+      required: true,
+      column: true,
+    },
+    {
+      name: 'leverages',
+      kind: 'integers',
+      required: true,
+      min: 1,
+      max: 1000,
+      maxItems: 20,
+      suggestions: LEVERAGE_SUGGESTIONS,
+      column: true,
+    },
+    { name: 'fee_rate', kind: 'decimal', decimals: 8, integerDigits: 4, zero: true, required: true, column: true },
+    { name: 'min_lots', kind: 'decimal', decimals: 4, required: true, column: true },
+    { name: 'lot_step', kind: 'decimal', decimals: 4, required: true, column: true },
+    {
+      name: 'max_lots',
+      kind: 'decimal',
+      decimals: 4,
+      required: true,
+      column: true,
+      rules: [maxNotBelowMin(t('validation.max_below_min'), 'min_lots')],
+    },
+    SORT_FIELD,
+    ENABLED_FIELD,
+  ];
+  return (
+    <CatalogueTable
+      area="instruments"
+      path="/instruments"
+      canCreate={false}
+      fields={fields}
+      fixedColumns={[{ key: 'code', dataIndex: 'code', title: t('instruments.code'), fixed: 'left' }]}
+    />
+  );
+}

@@ -1,0 +1,84 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Input, Space, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { adminApi, type Page } from '../api';
+import { formatDateTime, rowsOf } from '../components/BackOfficeStates';
+import { ListTable, usePager } from '../components/ListTable';
+import { PageHeader } from '../components/PageHeader';
+
+interface OutboxMessage {
+  id: number;
+  channel: 'email' | 'sms';
+  destination: string;
+  subject: string;
+  body: string;
+  delivered: boolean;
+  created_at: string;
+}
+
+/** Mail and SMS the platform sent (or queued), newest first; support reads them when a user says nothing came. */
+export default function Outbox() {
+  const { t } = useTranslation('outbox');
+  const [destination, setDestination] = useState('');
+  const { page, pageSize, setPage, pagination } = usePager();
+  const list = useQuery({
+    queryKey: ['outbox', destination, page, pageSize],
+    queryFn: () =>
+      adminApi<Page<OutboxMessage> | OutboxMessage[]>('GET', '/outbox', { query: { destination, page, page_size: pageSize } }),
+    placeholderData: keepPreviousData,
+  });
+  const rows = rowsOf(list.data);
+  const total = list.data && !Array.isArray(list.data) ? list.data.total : rows.length;
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <PageHeader title={t('title')} />
+      <Input.Search
+        aria-label={t('destination_filter')}
+        placeholder={t('destination_placeholder')}
+        allowClear
+        enterButton={t('search')}
+        style={{ maxWidth: 420 }}
+        onSearch={(value) => {
+          setDestination(value.trim());
+          setPage(1);
+        }}
+      />
+      <ListTable<OutboxMessage>
+        query={list}
+        testId={(row) => row.id}
+        rowKey="id"
+        dataSource={rows}
+        scroll={{ x: 900 }}
+        expandable={{
+          expandedRowRender: (row) => (
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{row.body}</Typography.Paragraph>
+          ),
+        }}
+        pagination={pagination(total)}
+        columns={[
+          { title: t('created_at'), dataIndex: 'created_at', width: 180, render: (value: string) => formatDateTime(value) },
+          {
+            title: t('channel'),
+            dataIndex: 'channel',
+            width: 100,
+            render: (value: string) => (
+              <Tag color={value === 'sms' ? 'purple' : 'blue'}>{t(`channel_${value}`, { defaultValue: value })}</Tag>
+            ),
+          },
+          { title: t('destination'), dataIndex: 'destination', width: 240 },
+          { title: t('subject'), dataIndex: 'subject' },
+          {
+            title: t('delivered'),
+            dataIndex: 'delivered',
+            width: 120,
+            render: (value: boolean) => (
+              <Tag color={value ? 'green' : 'orange'}>{t(value ? 'delivered_yes' : 'delivered_no')}</Tag>
+            ),
+          },
+        ]}
+      />
+    </Space>
+  );
+}

@@ -1,0 +1,226 @@
+import { dec } from '@pipwise/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Input, InputNumber, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { adminApi } from '../api';
+import { EmptyState, LoadError, errorText } from '../components/BackOfficeStates';
+import { useSession } from '../session';
+import { PageHeader } from '../components/PageHeader';
+import { asText } from '../components/text';
+
+/** A setting as GET /settings lists it; servers that answer a plain key → value map are read the same way. */
+interface SettingEntry {
+  key: string;
+  value: string;
+  /** Whether this operator may change it, when the server says so. */
+  editable?: boolean;
+}
+
+type Kind =
+  | { type: 'select'; options: string[] }
+  | { type: 'flag' }
+  | { type: 'decimal'; decimals: number }
+  | { type: 'integer' }
+  | { type: 'countries' }
+  | { type: 'text'; max: number };
+
+/** How each known key is edited, mirroring the server's rules; unknown keys are plain text. */
+const KINDS: Record<string, Kind> = {
+  verify_reg_type: { type: 'select', options: ['1', '2', '3'] },
+  is_show_mobile: { type: 'flag' },
+  service_link: { type: 'text', max: 2000 },
+  service_link_type: { type: 'select', options: ['1', '2', '3'] },
+  trade_fee_type: { type: 'select', options: ['1', '2'] },
+  demo_start_balance: { type: 'decimal', decimals: 6 },
+  stop_out_level: { type: 'decimal', decimals: 6 },
+  complaint_email: { type: 'text', max: 254 },
+  withdraw_requires_kyc: { type: 'flag' },
+  payout_method_cooldown_hours: { type: 'decimal', decimals: 6 },
+  deposit_expiry_days: { type: 'integer' },
+  restricted_countries: { type: 'countries' },
+  withdraw_four_eyes_above: { type: 'decimal', decimals: 6 },
+  review_claim_minutes: { type: 'integer' },
+};
+
+/** Keys only finance (and superadmin) may change: they move money or risk. The server decides again. */
+const MONEY_KEYS = new Set([
+  'trade_fee_type',
+  'demo_start_balance',
+  'stop_out_level',
+  'withdraw_requires_kyc',
+  'payout_method_cooldown_hours',
+  'deposit_expiry_days',
+  'withdraw_four_eyes_above',
+  'review_claim_minutes',
+]);
+
+const NON_NEGATIVE = /^\d{1,9}(\.\d+)?$/;
+
+function entriesOf(data: unknown): SettingEntry[] {
+  if (Array.isArray(data)) return data as SettingEntry[];
+  return Object.entries((data ?? {}) as Record<string, unknown>).map(([key, value]) => ({ key, value: asText(value) }));
+}
+
+/** The problem with a draft value, or null when the server will take it. */
+function problemOf(kind: Kind, value: string, t: (key: string, values?: Record<string, unknown>) => string): string | null {
+  switch (kind.type) {
+    case 'decimal': {
+      if (!NON_NEGATIVE.test(value)) return t('invalid_number');
+      const places = value.split('.')[1]?.length ?? 0;
+      return places > kind.decimals ? t('too_many_decimals', { decimals: kind.decimals }) : null;
+    }
+    case 'integer':
+      return /^[1-9]\d{0,8}$/.test(value) ? null : t('invalid_integer');
+    case 'text':
+      return value.length > kind.max ? t('too_long', { max: kind.max }) : null;
+    case 'countries':
+      return /^([A-Z]{2}(,[A-Z]{2})*)?$/.test(value) ? null : t('invalid_countries');
+    default:
+      return null;
+  }
+}
+
+function SettingRow({ entry, mayChange }: { entry: SettingEntry; mayChange: boolean }) {
+  const { t } = useTranslation('settings');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState(entry.value);
+  useEffect(() => setDraft(entry.value), [entry.value]);
+  const kind = KINDS[entry.key] ?? { type: 'text', max: 2000 };
+  const label = t(`key.${entry.key}`, { defaultValue: entry.key });
+  const problem = problemOf(kind, draft, t);
+  const dirty = draft !== entry.value;
+
+  const save = useMutation({
+    mutationFn: (value: string) => adminApi('PUT', `/settings/${encodeURIComponent(entry.key)}`, { body: { value } }),
+    onSuccess: () => {
+      void message.success(t('saved_key', { key: label }));
+      void queryClient.invalidateQueries({ queryKey: ['settings'] });
+    },
+    onError: (error) => void message.error(errorText(error, t('common:server_error'))),
+  });
+
+  const common = { 'aria-label': label, id: `setting-${entry.key}`, disabled: !mayChange || save.isPending };
+  let input: ReactNode;
+  switch (kind.type) {
+    case 'select':
+      input = (
+        <Select
+          {...common}
+          style={{ width: 280 }}
+          value={draft}
+          onChange={setDraft}
+          options={kind.options.map((value) => ({ value, label: t(`option.${entry.key}.${value}`, { defaultValue: value }) }))}
+        />
+      );
+      break;
+    case 'flag':
+      input = <Switch {...common} checked={draft === '1'} onChange={(checked) => setDraft(checked ? '1' : '0')} />;
+      break;
+    case 'decimal':
+    case 'integer':
+      input = (
+        <InputNumber<string>
+          {...common}
+          stringMode
+          min="0"
+          precision={kind.type === 'integer' ? 0 : undefined}
+          style={{ width: 200 }}
+          value={draft}
+          onChange={(value) => setDraft(value === null ? '' : kind.type === 'decimal' ? normalise(value) : value)}
+          status={problem ? 'error' : undefined}
+        />
+      );
+      break;
+    case 'countries':
+      input = (
+        <Select
+          {...common}
+          mode="tags"
+          tokenSeparators={[',', ' ']}
+          style={{ minWidth: 280, maxWidth: 520 }}
+          value={draft ? draft.split(',') : []}
+          onChange={(codes: string[]) =>
+            setDraft([...new Set(codes.map((code) => code.trim().toUpperCase()).filter(Boolean))].join(','))
+          }
+          status={problem ? 'error' : undefined}
+        />
+      );
+      break;
+    default:
+      input = (
+        <Input
+          {...common}
+          style={{ width: 360 }}
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          status={problem ? 'error' : undefined}
+        />
+      );
+  }
+
+  return (
+    <Card size="small" data-testid={`setting-${entry.key}`}>
+      <Space wrap align="start" style={{ width: '100%', justifyContent: 'space-between' }}>
+        <Space orientation="vertical" size={0} style={{ maxWidth: 420 }}>
+          <label htmlFor={`setting-${entry.key}`}>
+            <Typography.Text strong>{label}</Typography.Text>
+          </label>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <code>{entry.key}</code> {t(`help.${entry.key}`, { defaultValue: '' })}
+          </Typography.Text>
+          {!mayChange && <Tag style={{ marginTop: 4, width: 'fit-content' }}>{t('read_only')}</Tag>}
+        </Space>
+        <Space orientation="vertical" size={4} align="end">
+          <Space wrap>
+            {input}
+            {mayChange && (
+              <Button
+                type="primary"
+                disabled={!dirty || problem !== null}
+                loading={save.isPending}
+                onClick={() => save.mutate(draft)}
+                aria-label={t('save_key', { key: label })}
+              >
+                {t('common:save')}
+              </Button>
+            )}
+          </Space>
+          {problem && <Typography.Text type="danger">{problem}</Typography.Text>}
+        </Space>
+      </Space>
+    </Card>
+  );
+}
+
+/** Plain decimal text: no exponent, no trailing zeros after the point. */
+const normalise = (value: string) => (NON_NEGATIVE.test(value) ? dec(value).toFixed() : value);
+
+export default function Settings() {
+  const { t } = useTranslation('settings');
+  const { may } = useSession();
+  const settings = useQuery({ queryKey: ['settings'], queryFn: () => adminApi<unknown>('GET', '/settings') });
+
+  if (settings.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (settings.isError) return <LoadError error={settings.error} onRetry={() => void settings.refetch()} />;
+  const entries = entriesOf(settings.data).sort((a, b) => a.key.localeCompare(b.key));
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <PageHeader title={t('title')} />
+      <Typography.Text type="secondary">{t('intro')}</Typography.Text>
+      {entries.length === 0 ? (
+        <EmptyState />
+      ) : (
+        entries.map((entry) => (
+          <SettingRow
+            key={entry.key}
+            entry={entry}
+            mayChange={entry.editable ?? (MONEY_KEYS.has(entry.key) ? may(['finance']) : may(['content']))}
+          />
+        ))
+      )}
+    </Space>
+  );
+}

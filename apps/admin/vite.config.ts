@@ -1,0 +1,11 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
+
+export default defineConfig({
+  plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
+  // Served by the server under /admin/ (apps/server/src/app.ts).
+  base: '/admin/',
+  resolve: { dedupe: ['react', 'react-dom'] },
+  server: { proxy: { '/admin/api': 'http://localhost:8080' } },
+});
