@@ -20,6 +20,7 @@ const TYPE_LABELS: Record<string, string> = {
   deposit: 'history.type_deposit',
   withdrawal: 'history.type_withdrawal',
   withdrawal_fee: 'history.type_withdrawal_fee',
+  adjustment: 'history.type_adjustment',
 };
 
 export default function HistoryPage() {
