@@ -3,9 +3,20 @@ import { defineConfig } from 'vitest/config';
 /**
  * One runner for the whole repository. Server suites build their own databases, so they get generous
  * timeouts (PGlite boots in a second or two; the CI machine has 2 cores). Timings are never asserted.
- * The browser journeys come first: they run one file at a time against one server, so started first they
- * hold one worker while the other works through the server and web suites, instead of starting last.
+ * The browser journeys run first, as a group of their own (sequence.groupOrder; vitest runs groups one
+ * after the other): E2E_SERVERS files at once (default 2), worker N against server N (VITEST_POOL_ID, see
+ * e2e/global-setup.ts and support.ts), so no two journeys ever share a server. The other projects follow;
+ * two files at once (vitest's default on 2 cores is one): the server suites build their own databases and
+ * spend much of their time waiting on PostgreSQL. `E2E_SERVERS=1` starts one server, enough for a
+ * single journey.
  */
+const e2eServers = Math.max(1, Number(process.env.E2E_SERVERS ?? 2) || 1);
+/**
+ * The group after the journeys' (pool ids are only dependable in the first group a run starts); projects
+ * of one group must share their worker count.
+ */
+const afterJourneys = { sequence: { groupOrder: 1 }, maxWorkers: 2 };
+
 export default defineConfig({
   test: {
     projects: [
@@ -18,10 +29,10 @@ export default defineConfig({
           exclude: ['node_modules/**'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
-          fileParallelism: false,
+          maxWorkers: e2eServers,
         },
       },
-      { test: { name: 'domain', root: 'packages/domain', include: ['src/**/*.test.ts'] } },
+      { test: { name: 'domain', root: 'packages/domain', include: ['src/**/*.test.ts'], ...afterJourneys } },
       {
         test: {
           name: 'server',
@@ -29,6 +40,7 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          ...afterJourneys,
         },
       },
       {
@@ -36,6 +48,7 @@ export default defineConfig({
           name: 'web',
           root: 'apps/web',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+          ...afterJourneys,
         },
       },
     ],

@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import { api, baseURL, type RealAccount } from './support.js';
-import { E2E_OPERATOR_TOKEN } from './server-process.js';
+import { api, baseURL, operatorToken, type RealAccount } from './support.js';
 
 /*
  * Money in and out of e2e accounts the way the product moves it: the user declares a deposit with a
@@ -14,14 +13,13 @@ interface Envelope<T> {
   data: T;
 }
 
-/** Calls the operator API as the named operator. */
+/** Calls the back-office API as the server's superadmin (signed in once by the global setup). */
 export async function asOperator<T>(route: string, body: Record<string, unknown> = {}, method = 'POST'): Promise<T> {
   const response = await fetch(`${baseURL()}${route}`, {
     method,
     headers: {
       lang: 'en',
-      'x-operator-token': E2E_OPERATOR_TOKEN,
-      'x-operator-name': 'e2e-cashier',
+      authorization: `Bearer ${operatorToken()}`,
       ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
     },
     ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
@@ -85,7 +83,7 @@ export async function verifyIdentity(account: RealAccount): Promise<void> {
     method: 'POST',
     body: { name: 'Chan Tai Man', card_id: `A${Date.now() % 10_000_000}`, front_pic: front.id, reverse_pic: back.id },
   });
-  await asOperator(`/admin/api/identity/${account.user.id}/approve`);
+  await asOperator(`/admin/api/kyc/${account.user.id}/approve`);
 }
 
 /** Changes one server setting through the operator API (say, a short payout cool-down for a journey). */

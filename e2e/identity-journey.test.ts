@@ -6,7 +6,7 @@ import { api, hasHorizontalScroll, launchBrowser, open, phone, screenshot, regis
 
 /** An operator's decision through the operator API, as the back office will make it. */
 const decide = (userId: number, action: 'approve' | 'reject', body: Record<string, string> = {}) =>
-  asOperator(`/admin/api/identity/${userId}/${action}`, body);
+  asOperator(`/admin/api/kyc/${userId}/${action}`, body);
 
 const photo = async (red: number) => ({
   name: `side-${red}.png`,

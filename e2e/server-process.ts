@@ -6,9 +6,6 @@ const root = path.resolve(import.meta.dirname, '..');
 const STARTUP_LIMIT_MS = 240_000;
 const STOP_LIMIT_MS = 8_000;
 
-/** The operator API's secret on the e2e server: journeys act as an operator through it (header x-operator-token). */
-export const E2E_OPERATOR_TOKEN = 'e2e-operator-token-for-the-journeys';
-
 /** Where one e2e server keeps its data, on which port, and where its console goes. */
 export interface ServerPlace {
   dataDir: string;
@@ -47,7 +44,6 @@ export async function startServer(place: ServerPlace) {
       DATABASE_URL: '',
       REDIS_URL: '',
       SMTP_URL: '',
-      OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
       // Each simulated person comes from their own address (X-Forwarded-For, see support.ts), as real users
       // do: the per-address limits on codes and registration then count one person, not the whole suite.
       TRUST_PROXY: 'true',
@@ -66,6 +62,29 @@ export async function startServer(place: ServerPlace) {
   }
   await stopServer(place);
   throw new Error('server did not start in time');
+}
+
+/** What a first start prints once for the superadmin it makes: `OPERATOR ENROLMENT {json}` on the console. */
+export interface Enrolment {
+  email: string;
+  role: string;
+  password: string;
+  otpauth: string;
+}
+
+const ENROLMENT_MARK = 'OPERATOR ENROLMENT ';
+
+/** The first operator's enrolment from the server's log (a fresh data directory's first start prints it). */
+export async function firstOperatorEnrolment(place: ServerPlace, timeoutMs = 10_000): Promise<Enrolment> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const line = readFileSync(logFileOf(place), 'utf8')
+      .split('\n')
+      .find((candidate) => candidate.startsWith(ENROLMENT_MARK));
+    if (line) return JSON.parse(line.slice(ENROLMENT_MARK.length)) as Enrolment;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server printed no operator enrolment (${logFileOf(place)})`);
 }
 
 /** Stops the server of this place (SIGTERM, then SIGKILL when it outlives vitest's teardown budget). */

@@ -3,7 +3,18 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
-export const baseURL = () => inject('baseURL');
+/**
+ * The server of this worker: the e2e project runs as many files at once as it has servers, and the pool id
+ * (1…maxWorkers) of a running file is unique among the files running beside it.
+ */
+function server() {
+  const servers = inject('e2eServers');
+  return servers[(Number(process.env.VITEST_POOL_ID ?? '1') - 1) % servers.length]!;
+}
+
+export const baseURL = () => server().baseURL;
+/** A session of this server's superadmin, for the operator calls journeys make (see cashier.ts `asOperator`). */
+export const operatorToken = () => server().operatorToken;
 const artifacts = path.resolve(import.meta.dirname, 'artifacts');
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -79,7 +90,7 @@ export async function api<T>(route: string, token?: string, init: { method?: str
 export async function emailedCode(destination: string, timeoutMs = 15_000): Promise<string> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    const lines = readFileSync(inject('serverLog'), 'utf8').split('\n');
+    const lines = readFileSync(server().serverLog, 'utf8').split('\n');
     for (const line of lines.reverse()) {
       if (!line.includes('"outbox"') || !line.includes(destination)) continue;
       const message = (JSON.parse(line) as { msg?: string }).msg ?? '';

@@ -1,0 +1,56 @@
+import type { OperatorRole } from '@pipwise/domain';
+import * as OTPAuth from 'otpauth';
+import type { Page } from 'playwright-core';
+import { asOperator } from './cashier.js';
+import { baseURL } from './support.js';
+
+/*
+ * Back-office journeys: operators of each role made by the server's superadmin through the API, and their
+ * sign-in through the admin app's screens with a real TOTP code, as an authenticator app shows it.
+ */
+
+/** A new operator's one-time enrolment, as `POST /admin/api/operators` shows it. */
+export interface OperatorEnrolment {
+  email: string;
+  role: OperatorRole;
+  password: string;
+  otpauth: string;
+}
+
+let made = 0;
+
+/** A new operator of `role` (a fresh address each call), made by the superadmin. */
+export function createOperator(role: OperatorRole): Promise<OperatorEnrolment> {
+  made += 1;
+  const email = `e2e-${role}-${process.pid}-${Date.now()}-${made}@ops.example.com`;
+  return asOperator<OperatorEnrolment>('/admin/api/operators', { email, role });
+}
+
+const PERIOD_MS = 30_000;
+/** The newest code step used per enrolment in this process: the server takes each step's code once. */
+const lastStep = new Map<string, number>();
+
+/**
+ * A code for a step this operator has not used yet: the current step's, or, when this process already
+ * used it, the next one's (waiting up to 30 s for it to begin).
+ */
+export async function freshTotp(otpauth: string): Promise<string> {
+  const used = lastStep.get(otpauth);
+  let step = Math.floor(Date.now() / PERIOD_MS);
+  if (used !== undefined && step <= used) {
+    step = used + 1;
+    await new Promise((resolve) => setTimeout(resolve, step * PERIOD_MS - Date.now() + 50));
+  }
+  lastStep.set(otpauth, step);
+  return (OTPAuth.URI.parse(otpauth) as OTPAuth.TOTP).generate({ timestamp: step * PERIOD_MS });
+}
+
+/** Signs in through the back office's login screen (English) and waits for its shell to name the operator. */
+export async function signInToBackOffice(page: Page, operator: Pick<OperatorEnrolment, 'email' | 'password' | 'otpauth'>) {
+  await page.goto(`${baseURL()}/admin/`);
+  await page.getByLabel('E-mail', { exact: true }).fill(operator.email);
+  await page.getByLabel('Password', { exact: true }).fill(operator.password);
+  await page.getByLabel('Authenticator code', { exact: true }).fill(await freshTotp(operator.otpauth));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('[data-testid=operator-email]', { hasText: operator.email }).waitFor();
+}
