@@ -36,10 +36,16 @@ const latinWords = (text: string) =>
     (word) => /\p{Ll}/u.test(word) && !LATIN_ALLOWED.has(word),
   );
 
-/** The page's text without what users wrote (names, e-mail addresses): those are marked `translate="no"`. */
+/**
+ * The page's text without what people wrote: users' names and e-mail addresses (marked `translate="no"`)
+ * and operators' articles in another language than the page's (marked with their own `lang`).
+ */
 function interfaceText(page: Page) {
   return page.evaluate(() => {
-    const userContent = Array.from(document.querySelectorAll<HTMLElement>('[translate="no"]'));
+    const pageLanguage = document.documentElement.lang;
+    const userContent = Array.from(
+      document.querySelectorAll<HTMLElement>(`[translate="no"], body [lang]:not([lang="${pageLanguage}"])`),
+    );
     for (const element of userContent) element.style.display = 'none';
     const text = document.body.innerText;
     for (const element of userContent) element.style.removeProperty('display');

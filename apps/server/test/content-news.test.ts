@@ -65,6 +65,7 @@ describe.each(DB_KINDS)('news on %s', (kind) => {
       expect(titles(first)).toEqual(['EN 12', 'EN 11', 'EN 10', 'EN 9', 'EN 8', 'EN 7', 'EN 6', 'EN 5', 'EN 4', 'EN 3']);
       expect(first.data.data[0]).toEqual({
         id: firstEnglishId + 11,
+        lang: 'en',
         title: 'EN 12',
         desc: 'Summary 12',
         logo: '/uploads/news-12.png',
@@ -101,6 +102,7 @@ describe.each(DB_KINDS)('news on %s', (kind) => {
       expect(answer).toMatchObject({ status: 200, code: 1 });
       expect(answer.data).toEqual({
         id: firstEnglishId,
+        lang: 'en',
         title: 'EN 1',
         desc: 'Summary 1',
         logo: '/uploads/news-1.png',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGUAGES } from '../languages.js';
+import { LANGUAGES, type Language } from '../languages.js';
 import { intFromInput, optionalText, pageQuery, positiveIntId, requiredText } from './common.js';
 
 export const NEWS_CONTENT_MAX = 50_000;
@@ -17,6 +17,8 @@ export type TNewsInfoQuery = z.infer<typeof ZNewsInfoQuery>;
 /** A news article in a list (spec §3). */
 export interface NewsItemView {
   id: number;
+  /** The article's language (one of ours): a reader may be shown English when theirs has none. */
+  lang: Language;
   title: string;
   desc: string;
   /** Image URL, empty when the article has none. */

@@ -1,4 +1,11 @@
-import { notFound, type Language, type NewsDetailView, type NewsItemView, type NewsListView } from '@pipwise/domain';
+import {
+  notFound,
+  resolveLanguage,
+  type Language,
+  type NewsDetailView,
+  type NewsItemView,
+  type NewsListView,
+} from '@pipwise/domain';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { news } from '../../db/schema.js';
@@ -7,8 +14,9 @@ export const NEWS_PAGE_SIZE = 10;
 
 type NewsRow = typeof news.$inferSelect;
 
-const itemView = (row: Pick<NewsRow, 'id' | 'title' | 'description' | 'logo' | 'createdAt'>): NewsItemView => ({
+const itemView = (row: Pick<NewsRow, 'id' | 'lang' | 'title' | 'description' | 'logo' | 'createdAt'>): NewsItemView => ({
   id: row.id,
+  lang: resolveLanguage(row.lang),
   title: row.title,
   desc: row.description,
   logo: row.logo,
@@ -41,7 +49,14 @@ export class ContentService {
     const where = and(eq(news.published, true), category, language === null ? undefined : eq(news.lang, language));
     const [rows, [totals]] = await Promise.all([
       this.db
-        .select({ id: news.id, title: news.title, description: news.description, logo: news.logo, createdAt: news.createdAt })
+        .select({
+          id: news.id,
+          lang: news.lang,
+          title: news.title,
+          description: news.description,
+          logo: news.logo,
+          createdAt: news.createdAt,
+        })
         .from(news)
         .where(where)
         .orderBy(desc(news.createdAt), desc(news.id))

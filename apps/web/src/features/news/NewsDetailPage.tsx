@@ -1,4 +1,4 @@
-import { ResponseCode } from '@pipwise/domain';
+import { LANGUAGE_LOCALES, ResponseCode } from '@pipwise/domain';
 import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,6 +28,8 @@ export default function NewsDetailPage() {
     () => (article.data ? DOMPurify.sanitize(article.data.content, { USE_PROFILES: { html: true } }) : ''),
     [article.data],
   );
+  /** The article's own language: a reader whose language has no articles is shown English ones. */
+  const written = article.data ? LANGUAGE_LOCALES[article.data.lang] : undefined;
   const missing = id === null || (article.error instanceof ApiError && article.error.code === ResponseCode.notFound);
   return (
     <Screen title={t('news.title')} back>
@@ -39,10 +41,12 @@ export default function NewsDetailPage() {
         <ErrorState onRetry={() => void article.refetch()} />
       ) : (
         <article className="news-article">
-          <h1>{article.data.title}</h1>
+          <h1 lang={written} dir="auto">
+            {article.data.title}
+          </h1>
           <time className="num">{formatDateTime(article.data.created_at)}</time>
           {article.data.logo && <img src={article.data.logo} alt="" className="news-article-logo" />}
-          <div className="news-article-content" dangerouslySetInnerHTML={{ __html: content }} />
+          <div className="news-article-content" lang={written} dir="auto" dangerouslySetInnerHTML={{ __html: content }} />
         </article>
       )}
     </Screen>

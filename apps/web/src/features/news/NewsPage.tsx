@@ -1,3 +1,4 @@
+import { LANGUAGE_LOCALES } from '@pipwise/domain';
 import { InfiniteScroll } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -27,8 +28,10 @@ export default function NewsPage() {
                 <Link className="news-row" to={newsDetailPath(item.id)}>
                   {item.logo && <img src={item.logo} alt="" width={72} height={54} loading="lazy" />}
                   <div>
-                    <h2>{item.title}</h2>
-                    <p>{item.desc}</p>
+                    <div lang={LANGUAGE_LOCALES[item.lang]} dir="auto">
+                      <h2>{item.title}</h2>
+                      <p>{item.desc}</p>
+                    </div>
                     <time className="num">{formatDateTime(item.created_at)}</time>
                   </div>
                 </Link>
