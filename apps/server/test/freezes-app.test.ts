@@ -156,6 +156,40 @@ describe.each(DB_KINDS)('operator freezes refused in the app on %s', (kind) => {
     expect((await auditRows(await uidOf(trader), 'user.freeze')).length).toBe(2);
   });
 
+  it('a pending order placed before a trading freeze does not fill after it: retired, its reservation released', async () => {
+    await server.tick('EURUSD', '1.10000');
+    const trader = await server.trader({ balance: '1000' });
+    const placed = await server.submit(trader, {
+      type: 1,
+      cont: '0.1',
+      forex_id: eurusd,
+      status: 0,
+      target_price: '1.09500',
+      multiple: 100,
+    });
+    expect(placed.code, placed.msg).toBe(1);
+    const id = (placed.data as OrderView).Id;
+    expect((await server.wallet(trader.userId)).lockBalance).toBe('110.05');
+
+    await freeze(trader, { trading: true });
+    await server.tick('EURUSD', '1.09490'); // the ask reaches the target
+    await server.engine.settled();
+    expect(await server.order(id)).toMatchObject({ status: 3, closeReason: 'trading_frozen', openedAt: null });
+    expect(await server.wallet(trader.userId)).toEqual({ balance: '1000.00', lockBalance: '0.00' });
+    const history = await server.call<{ data: OrderView[] }>('GET', `${ApiPath.myDeal}?status=3`, {
+      token: trader.token,
+      lang: 'de',
+    });
+    expect(history.data.data.find((order) => order.Id === id)).toMatchObject({
+      CloseReason: 'trading_frozen',
+      CloseReasonTran: 'Nicht ausgeführt: Handel gesperrt',
+      UpdatePrice: null,
+      TradeFee: null,
+    });
+    await freeze(trader, { trading: false });
+    await server.tick('EURUSD', '1.10000');
+  });
+
   it('a withdrawals freeze refuses a draw with its message and moves no money; lifted it draws', async () => {
     const trader = await server.trader({ balance: '1000' });
     const { methodId, currencyId } = await server.usableMethod(trader);

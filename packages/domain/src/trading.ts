@@ -24,6 +24,8 @@ export const CloseReason = {
   demoReset: 'demo_reset',
   /** A pending order whose fill price needed more free margin than the account had at that moment. */
   marginShort: 'margin_short',
+  /** A pending order whose price was reached after an operator froze the account's trading. */
+  tradingFrozen: 'trading_frozen',
 } as const;
 export type CloseReasonValue = (typeof CloseReason)[keyof typeof CloseReason];
 

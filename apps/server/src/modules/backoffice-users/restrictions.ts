@@ -85,6 +85,14 @@ export class RestrictionsService {
     if ((await this.of(userId)).trading) throw forbidden('trading_frozen');
   }
 
+  /**
+   * Inside a pending order's fill, after its wallet lock (which a freeze takes too): an order placed
+   * before the freeze does not open a position after it.
+   */
+  async tradingFrozenIn(tx: Executor, userId: number): Promise<boolean> {
+    return (await this.read(tx, userId)).trading;
+  }
+
   /** Inside the withdrawal's transaction, after its wallet lock. */
   async refuseFrozenWithdrawals(tx: Executor, userId: number): Promise<void> {
     if ((await this.read(tx, userId)).withdrawals) throw forbidden('withdrawals_frozen');

@@ -57,7 +57,8 @@ export class EngineActions {
   /**
    * Fills a pending order at the tick's entry price if the tick really reached its target. The
    * reservation is released and margin and fee are charged at the fill price; if the account can no
-   * longer carry them the order is retired as `margin_short` instead.
+   * longer carry them the order is retired as `margin_short` instead, and if an operator has frozen
+   * the account's trading since it was placed, as `trading_frozen`.
    */
   async fillOnTrigger(orderId: number, quote: Quote): Promise<OrderRow | null> {
     const result = await this.core.db.transaction(async (tx) => {
@@ -70,6 +71,10 @@ export class EngineActions {
       const instrument = this.core.deps.market.getInstrument(order.instrumentId);
       if (!instrument) return null;
       const wallet = await this.core.deps.wallet.lock(tx, order.userId);
+      if (await this.core.deps.restrictions.tradingFrozenIn(tx, order.userId)) {
+        const retired = await this.lifecycle.retirePending(tx, order, CloseReason.tradingFrozen);
+        return retired ? { order: retired, filled: false } : null;
+      }
       const { feeType } = await this.core.settings();
       const marginUsd = marginOf({
         lots: order.lots,
