@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, signInToBackOffice, type OperatorEnrolment } from './backoffice.js';
-import { api, baseURL, freshAddress, launchBrowser, open, operatorToken, phone, screenshot, type PairView } from './support.js';
+import { createOperator, desk, menu, type OperatorEnrolment } from './backoffice.js';
+import { asOperator } from './cashier.js';
+import { api, launchBrowser, open, phone, screenshot, type PairView } from './support.js';
 
 /*
  * The back office's catalogue and content desks, each change made on a content operator's screen and
@@ -10,11 +11,6 @@ import { api, baseURL, freshAddress, launchBrowser, open, operatorToken, phone, 
  * very next quotes the phone receives, without a restart.
  */
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
 interface InstrumentRow {
   id: number;
   code: string;
@@ -29,38 +25,7 @@ interface NewsRow {
   published: boolean;
 }
 
-/** A back-office call as the server's superadmin (PUT with a body, which `asOperator` does not send). */
-async function superadmin<T>(method: string, route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseURL()}${route}`, {
-    method,
-    headers: {
-      lang: 'en',
-      authorization: `Bearer ${operatorToken()}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const envelope = (await response.json()) as Envelope<T>;
-  if (envelope.code !== 1) throw new Error(`${route}: ${envelope.code} ${envelope.msg}`);
-  return envelope.data;
-}
-
 const rowsOf = <T>(data: T[] | { data: T[] }) => (Array.isArray(data) ? data : data.data);
-
-/** An operator's desk: a desktop-sized window of its own, signed in through the login screen with a fresh code. */
-async function desk(browser: Browser, operator: OperatorEnrolment): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    extraHTTPHeaders: { 'x-forwarded-for': freshAddress() },
-    viewport: { width: 1366, height: 900 },
-    locale: 'en-US',
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.error('back office page error:', error.message));
-  await signInToBackOffice(page, operator);
-  return { context, page };
-}
-
-const menu = (page: Page, name: string) => page.getByRole('menuitem', { name, exact: true }).click();
 
 /** The quote of one instrument as the phone's market list receives it: ask − bid in units of its last digit. */
 async function quotedSpreadUnits(code: string, precision: number): Promise<number> {
@@ -86,7 +51,7 @@ describe('a content operator publishes news and changes a spread; the phone app 
   });
 
   afterAll(async () => {
-    if (instrument) await superadmin('PUT', `/admin/api/instruments/${instrument.id}`, { spread: instrument.spread });
+    if (instrument) await asOperator(`/admin/api/instruments/${instrument.id}`, { spread: instrument.spread }, 'PUT');
     await browser?.close();
   });
 
@@ -133,9 +98,9 @@ describe('a content operator publishes news and changes a spread; the phone app 
     await edited.waitFor({ state: 'hidden' });
 
     // What the server stored: the heading and the bold text, and nothing that runs.
-    const stored = rowsOf(await superadmin<NewsRow[] | { data: NewsRow[] }>('GET', '/admin/api/news?lang=en&page_size=100')).find(
-      (row) => row.title === title,
-    )!;
+    const stored = rowsOf(
+      await asOperator<NewsRow[] | { data: NewsRow[] }>('/admin/api/news?lang=en&page_size=100', {}, 'GET'),
+    ).find((row) => row.title === title)!;
     expect(stored).toMatchObject({ lang: 'en', published: true });
     expect(stored.content).toMatch(/<h2>What changed<\/h2>/);
     expect(stored.content).toMatch(/<strong>Carry trades stay open\.<\/strong>/);
@@ -158,7 +123,9 @@ describe('a content operator publishes news and changes a spread; the phone app 
   });
 
   it('changes the spread of an instrument; the quotes the phone receives use it within seconds, without a restart', async () => {
-    const instruments = rowsOf(await superadmin<InstrumentRow[] | { data: InstrumentRow[] }>('GET', '/admin/api/instruments'));
+    const instruments = rowsOf(
+      await asOperator<InstrumentRow[] | { data: InstrumentRow[] }>('/admin/api/instruments', {}, 'GET'),
+    );
     const pairs = await api<PairView[]>('/v1/api/forex/trade_list');
     // EURUSD when its market is open (it only ticks then); otherwise a market open now (crypto always is).
     const quoted =
@@ -183,7 +150,7 @@ describe('a content operator publishes news and changes a spread; the phone app 
     await page.getByTestId(`row-${instrument.id}`).getByText(spread, { exact: true }).waitFor({ timeout: 15_000 });
     await screenshot(page, 'back-office-spread-changed');
 
-    const saved = rowsOf(await superadmin<InstrumentRow[] | { data: InstrumentRow[] }>('GET', '/admin/api/instruments')).find(
+    const saved = rowsOf(await asOperator<InstrumentRow[] | { data: InstrumentRow[] }>('/admin/api/instruments', {}, 'GET')).find(
       (row) => row.id === instrument!.id,
     )!;
     expect(units(saved.spread, precision)).toBe(before + 25);

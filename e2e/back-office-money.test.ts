@@ -1,20 +1,8 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, signInToBackOffice, type OperatorEnrolment } from './backoffice.js';
+import { backOfficeToken, createOperator, desk, menu, operatorCall, type OperatorEnrolment } from './backoffice.js';
 import { proofImage, setSetting, upload } from './cashier.js';
-import {
-  api,
-  baseURL,
-  cents,
-  freshAddress,
-  launchBrowser,
-  open,
-  phone,
-  registerRealUser,
-  screenshot,
-  signInAs,
-  type RealAccount,
-} from './support.js';
+import { api, cents, launchBrowser, open, phone, registerRealUser, screenshot, signInAs, type RealAccount } from './support.js';
 
 /*
  * The back office's money desks, each decision made on an operator's screen and followed on the user's
@@ -23,11 +11,6 @@ import {
  * Withdrawals queue, and a manual adjustment that its maker cannot approve and a second operator does.
  */
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
 interface WireChannel {
   id: number;
   currency_code: string;
@@ -65,43 +48,6 @@ const REJECTION = 'The payout address failed our screening';
 
 const balanceFigures = (token: string) => api<{ balance: number; lock_balance: number }>('/v1/api/main/wallet/getBalance', token);
 const ledger = (token: string) => api<Ledger>('/v1/api/main/accountLog/forexChange', token);
-
-/** A back-office call with an operator's own session, answering the whole envelope (refusals included). */
-async function operatorCall<T>(token: string, method: string, route: string, body?: unknown): Promise<Envelope<T>> {
-  const response = await fetch(`${baseURL()}${route}`, {
-    method,
-    headers: {
-      lang: 'en',
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return (await response.json()) as Envelope<T>;
-}
-
-/** The session the back office keeps for this tab (sessionStorage, as the admin app stores it). */
-const backOfficeToken = async (page: Page) => {
-  const token = await page.evaluate(() => sessionStorage.getItem('pipwise.operator-token'));
-  if (!token) throw new Error('the back office holds no session');
-  return token;
-};
-
-/** An operator's desk: a desktop-sized window of its own, signed in through the login screen with a fresh code. */
-async function desk(browser: Browser, operator: OperatorEnrolment): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    extraHTTPHeaders: { 'x-forwarded-for': freshAddress() },
-    viewport: { width: 1366, height: 900 },
-    locale: 'en-US',
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => console.error('back office page error:', error.message));
-  await signInToBackOffice(page, operator);
-  return { context, page };
-}
-
-/** Opens a page of the back office from its menu. */
-const menu = (page: Page, name: string) => page.getByRole('menuitem', { name, exact: true }).click();
 
 /** Narrows a review queue to one user and opens one of its items in the drawer. */
 async function openQueueItem(page: Page, uid: number, id: number): Promise<Locator> {

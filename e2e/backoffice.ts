@@ -1,8 +1,8 @@
 import type { OperatorRole } from '@pipwise/domain';
 import * as OTPAuth from 'otpauth';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { asOperator } from './cashier.js';
-import { baseURL } from './support.js';
+import { baseURL, freshAddress, type Envelope } from './support.js';
 
 /*
  * Back-office journeys: operators of each role made by the server's superadmin through the API, and their
@@ -53,4 +53,44 @@ export async function signInToBackOffice(page: Page, operator: Pick<OperatorEnro
   await page.getByLabel('Authenticator code', { exact: true }).fill(await freshTotp(operator.otpauth));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.locator('[data-testid=operator-email]', { hasText: operator.email }).waitFor();
+}
+
+/** An operator's desk: a desktop-sized window of its own, signed in through the login screen with a fresh code. */
+export async function desk(
+  browser: Browser,
+  operator: Pick<OperatorEnrolment, 'email' | 'password' | 'otpauth'>,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    extraHTTPHeaders: { 'x-forwarded-for': freshAddress() },
+    viewport: { width: 1366, height: 900 },
+    locale: 'en-US',
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('back office page error:', error.message));
+  await signInToBackOffice(page, operator);
+  return { context, page };
+}
+
+/** Opens a page of the back office from its menu. */
+export const menu = (page: Page, name: string) => page.getByRole('menuitem', { name, exact: true }).click();
+
+/** The session the back office keeps for this tab (sessionStorage, as the admin app stores it). */
+export async function backOfficeToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => sessionStorage.getItem('pipwise.operator-token'));
+  if (!token) throw new Error('the back office holds no session');
+  return token;
+}
+
+/** A back-office call with an operator's own session, answering the whole envelope (refusals included). */
+export async function operatorCall<T>(token: string, method: string, route: string, body?: unknown): Promise<Envelope<T>> {
+  const response = await fetch(`${baseURL()}${route}`, {
+    method,
+    headers: {
+      lang: 'en',
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await response.json()) as Envelope<T>;
 }

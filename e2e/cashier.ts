@@ -1,17 +1,11 @@
 import sharp from 'sharp';
-import { api, baseURL, operatorToken, type RealAccount } from './support.js';
+import { api, baseURL, operatorToken, type Envelope, type RealAccount } from './support.js';
 
 /*
  * Money in and out of e2e accounts the way the product moves it: the user declares a deposit with a
  * proof image through the API, and an operator decides it through the operator API (which the back
  * office will put screens on). Nothing here writes to the database.
  */
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
 
 /** Calls the back-office API as the server's superadmin (signed in once by the global setup). */
 export async function asOperator<T>(route: string, body: Record<string, unknown> = {}, method = 'POST'): Promise<T> {
@@ -20,9 +14,9 @@ export async function asOperator<T>(route: string, body: Record<string, unknown>
     headers: {
       lang: 'en',
       authorization: `Bearer ${operatorToken()}`,
-      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
     },
-    ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
+    ...(method === 'GET' ? {} : { body: JSON.stringify(body) }),
   });
   const envelope = (await response.json()) as Envelope<T>;
   if (envelope.code !== 1) throw new Error(`${route}: ${envelope.code} ${envelope.msg}`);

@@ -63,7 +63,8 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
 }
 
-interface Envelope<T> {
+/** The API's answer envelope. */
+export interface Envelope<T> {
   code: number;
   msg: string;
   data: T;

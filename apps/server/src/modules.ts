@@ -64,9 +64,8 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     withdrawals: withdrawals.service,
     identity: identity.service,
     trading: trading.service,
-    claims,
     wallet,
-    audit: audit.service,
+    ...decisions,
   });
   const backofficeUsers = createBackofficeUsersModule(deps, {
     wallet,

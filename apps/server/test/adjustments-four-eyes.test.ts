@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adjustments } from '../src/db/schema.js';
 import { expectLedgerInvariants, type Trader } from './factories.js';
 import { DB_KINDS } from './harness.js';
-import { auditOf, ledgerOf, uidOf } from './reviews-helpers.js';
+import { auditOf, ledgerOf, mailTo, setLanguage, uidOf } from './reviews-helpers.js';
 import { startWithdrawalServer, walletOf, type WithdrawalServer } from './withdrawals-helpers.js';
 
 interface AdjustmentView {
@@ -42,6 +42,9 @@ describe.each(DB_KINDS)('balance adjustments on %s', (kind) => {
   const decide = async (action: 'approve' | 'reject', id: number, name: string, body: Record<string, unknown> = {}) =>
     server.call<AdjustmentView>('POST', `/admin/api/adjustments/${id}/${action}`, { body, headers: await as(name) });
   const postingsOf = (id: number) => ledgerOf(server.database.db, 'adjustment', id);
+  /** The adjustment mails a trader got, as [subject, body], in the subject of `lang`. */
+  const adjustmentMails = async (trader: Trader, subject: string) =>
+    (await mailTo(server.database.db, trader.userId)).filter((mail) => mail.subject === subject).map((mail) => mail.body);
 
   it('the maker cannot approve their own; another operator posts one ledger row with the reason, and the user hears of it', async () => {
     const trader = await server.trader({ balance: '100' });
@@ -65,6 +68,7 @@ describe.each(DB_KINDS)('balance adjustments on %s', (kind) => {
     const id = made.data.id;
     expect(await walletOf(server, trader.userId)).toMatchObject({ balance: '100.00' });
 
+    await setLanguage(server.database.db, trader.userId, 'hk');
     const own = await decide('approve', id, 'alice');
     expect(own).toMatchObject({ code: 1002, msg: 'A second operator must approve this; you already approved it or created it.' });
     expect(await postingsOf(id)).toEqual([]);
@@ -91,6 +95,10 @@ describe.each(DB_KINDS)('balance adjustments on %s', (kind) => {
 
     expect((await decide('approve', id, 'carol')).code).toBe(1009);
     expect((await decide('reject', id, 'carol', { reason: 'Too late' })).code).toBe(1009);
+    // Told once, in their language, with the operator's reason as written.
+    expect(await adjustmentMails(trader, '您的 Pipwise 餘額已調整')).toEqual([
+      '我們的團隊已將 50.25 USD 加入您的餘額。原因：Compensation for outage',
+    ]);
     expect(await auditOf(server.database.db, 'adjustment', id)).toMatchObject([
       {
         action: 'adjustment.create',
@@ -122,6 +130,7 @@ describe.each(DB_KINDS)('balance adjustments on %s', (kind) => {
     const { methodId, currencyId } = await server.usableMethod(trader);
     expect((await server.draw(trader, { draw_currency_id: currencyId, number: '700', draw_method_id: methodId })).code).toBe(1);
 
+    await setLanguage(server.database.db, trader.userId, 'en');
     const made = await create(trader, '-300.01', 'Chargeback');
     const refused = await decide('approve', made.data.id, 'bob');
     expect(refused).toMatchObject({ code: 1002, msg: 'The user has only 300.00 USD that is neither spent nor locked.' });
@@ -135,6 +144,10 @@ describe.each(DB_KINDS)('balance adjustments on %s', (kind) => {
     const exact = await create(trader, -300, 'Chargeback');
     expect(await decide('approve', exact.data.id, 'bob')).toMatchObject({ code: 1, data: { amount: -300, status: 1 } });
     expect(await walletOf(server, trader.userId)).toEqual({ balance: '700.00', lock: '700.00' });
+    // The refused approval and the rejection told the user nothing; the posted debit did.
+    expect(await adjustmentMails(trader, 'Your Pipwise balance has been adjusted')).toEqual([
+      'Our team took 300.00 USD from your balance. Reason: Chargeback',
+    ]);
     expect((await auditOf(server.database.db, 'adjustment', made.data.id)).map((entry) => entry.action)).toEqual([
       'adjustment.create',
       'adjustment.reject',
@@ -144,10 +157,12 @@ describe.each(DB_KINDS)('balance adjustments on %s', (kind) => {
   it('parallel approvals of one adjustment post exactly one ledger row', async () => {
     const trader = await server.trader({ balance: '10' });
     const made = await create(trader, '25');
+    await setLanguage(server.database.db, trader.userId, 'en');
     const answers = await Promise.all(['bob', 'carol', 'dave'].map((name) => decide('approve', made.data.id, name)));
     expect(answers.map((answer) => answer.code).sort()).toEqual([1, 1009, 1009]);
     expect(await postingsOf(made.data.id)).toHaveLength(1);
     expect(await walletOf(server, trader.userId)).toMatchObject({ balance: '35.00' });
+    expect(await adjustmentMails(trader, 'Your Pipwise balance has been adjusted')).toHaveLength(1);
     expect((await auditOf(server.database.db, 'adjustment', made.data.id)).map((entry) => entry.action)).toEqual([
       'adjustment.create',
       'adjustment.approve',

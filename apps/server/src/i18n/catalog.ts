@@ -20,6 +20,7 @@ import settingsOperator from '../modules/settings/operator-messages.json' with {
 import depositChannelsOperator from '../modules/deposits/channels-messages.json' with { type: 'json' };
 import withdrawCurrenciesOperator from '../modules/withdrawals/currencies-messages.json' with { type: 'json' };
 import reviews from '../modules/reviews/operator-messages.json' with { type: 'json' };
+import adjustmentMails from '../modules/reviews/messages.json' with { type: 'json' };
 import backofficeUsers from '../modules/backoffice-users/messages.json' with { type: 'json' };
 import backofficeUsersOperator from '../modules/backoffice-users/operator-messages.json' with { type: 'json' };
 
@@ -47,6 +48,7 @@ export const catalogues: Record<string, Catalogue> = {
   companies,
   notices,
   backofficeUsers,
+  adjustmentMails,
 };
 
 /**

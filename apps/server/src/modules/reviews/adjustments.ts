@@ -5,10 +5,11 @@ import type { Db, Executor } from '../../db/client.js';
 import { countOf, paged, type Page } from '../../db/paging.js';
 import { adjustments, users } from '../../db/schema.js';
 import type { EventBus } from '../../realtime/bus.js';
+import { translate } from '../../i18n/catalog.js';
 import type { AuditService } from '../audit/service.js';
 import { announceWalletChange } from '../wallet/notices.js';
 import type { WalletService } from '../wallet/service.js';
-import type { Decider } from './types.js';
+import type { Decider, UserNotifier } from './types.js';
 
 export const ADJUSTMENT_PAGE_SIZE = 20;
 
@@ -25,10 +26,19 @@ export type Signer = Decider & { id: number; email: string };
  * only a different operator (the checker) can approve it, which posts one `adjustment` ledger row
  * through the wallet. Every transition is a conditional UPDATE from status 0 in the transaction that
  * posts the money and writes the audit row, so of concurrent approvals exactly one posts; the ledger's
- * unique (ref_type, ref_id, type) backs that up.
+ * unique (ref_type, ref_id, type) backs that up. The user is told of a posted adjustment by e-mail.
  */
 export class AdjustmentsService {
-  constructor(private readonly deps: { db: Db; bus: EventBus; clock: Clock; wallet: WalletService; audit: AuditService }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      bus: EventBus;
+      clock: Clock;
+      wallet: WalletService;
+      audit: AuditService;
+      notifier: UserNotifier;
+    },
+  ) {}
 
   async create(input: { uid: number; amount: string; reason: string }, maker: Signer): Promise<AdjustmentRecord> {
     const [user] = await this.deps.db.select({ id: users.id }).from(users).where(eq(users.uid, input.uid)).limit(1);
@@ -117,6 +127,14 @@ export class AdjustmentsService {
       return this.withUid(tx, row);
     });
     announceWalletChange(this.deps.bus, record.userId, { cause: 'adjustment', id, status: AdjustmentStatus.approved });
+    const amount = dec(record.amount);
+    await this.deps.notifier.notifyUser(record.userId, (lang) => ({
+      subject: translate(lang, 'mail_adjustment_subject'),
+      text: translate(lang, amount.isNegative() ? 'mail_adjustment_debit_body' : 'mail_adjustment_credit_body', {
+        amount: amount.abs().toFixed(2),
+        reason: record.reason,
+      }),
+    }));
     return record;
   }
 

@@ -2,6 +2,7 @@ import type { CoreDeps, Module } from '../../context.js';
 import type { AuditService } from '../audit/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
+import type { UserNotifier } from './types.js';
 import { AdjustmentsService } from './adjustments.js';
 import { ReviewClaims } from './claims.js';
 import { reviewRoutes, type ReviewServices } from './routes.js';
@@ -19,7 +20,7 @@ export function createReviewClaims(deps: CoreDeps, services: { settings: Setting
 export function createReviewsModule(
   deps: CoreDeps,
   services: Omit<ReviewServices, 'summaries' | 'adjustments'> &
-    Pick<SummarySources, 'trading'> & { wallet: WalletService; audit: AuditService },
+    Pick<SummarySources, 'trading'> & { wallet: WalletService; audit: AuditService; notifier: UserNotifier },
 ) {
   const db = deps.database.db;
   const summaries = new UserSummaries(db, services);
@@ -29,6 +30,7 @@ export function createReviewsModule(
     clock: deps.clock,
     wallet: services.wallet,
     audit: services.audit,
+    notifier: services.notifier,
   });
   const module: Module = { name: 'reviews', routes: reviewRoutes({ ...services, summaries, adjustments }) };
   return { module, adjustments };

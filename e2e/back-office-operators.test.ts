@@ -1,0 +1,179 @@
+import type { OperatorRole } from '@pipwise/domain';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator, desk, menu, operatorCall, signInToBackOffice, type OperatorEnrolment } from './backoffice.js';
+import { asOperator } from './cashier.js';
+import { launchBrowser, screenshot } from './support.js';
+
+/*
+ * The superadmin's operator desk, driven on screen: a new operator is added and handed credentials shown
+ * once, signs in with them and an authenticator code, changes their own password, gets a new role, is
+ * cut off when disabled and let back in when enabled, and a reset replaces their credentials. Each step
+ * is checked where the server keeps it: the operator list, the sign-in endpoint and the audit log.
+ */
+
+interface OperatorRow {
+  id: number;
+  email: string;
+  role: OperatorRole;
+  disabled: boolean;
+}
+interface AuditRow {
+  actor: string;
+  action: string;
+}
+interface Credentials {
+  email: string;
+  password: string;
+  otpauth: string;
+}
+
+const NEW_PASSWORD = 'a long passphrase of my own';
+
+/** The credentials the enrolment window shows once, read as the superadmin would copy them. */
+async function shownCredentials(page: Page, email: string): Promise<Credentials> {
+  const shown = page.getByRole('dialog', { name: 'Operator credentials' });
+  await shown.waitFor();
+  const password = (await shown.getByTestId('enrolment-password').innerText()).trim();
+  const link = shown.getByTestId('enrolment-otpauth');
+  // The link is cut to two lines until expanded.
+  const expand = link.getByRole('button', { name: 'Expand' });
+  if (await expand.count()) await expand.click();
+  const otpauth = (await link.innerText()).replace(/\s+/g, '').replace(/Expand$/, '');
+  await shown.getByRole('button', { name: 'I have handed them over' }).click();
+  await shown.waitFor({ state: 'hidden' });
+  return { email, password, otpauth };
+}
+
+/** Answers the popconfirm a row's button opened with its confirming button. */
+async function confirmPopover(page: Page, name: string) {
+  await page.locator('.ant-popconfirm').getByRole('button', { name, exact: true }).click();
+}
+
+const operatorRow = async (email: string) =>
+  (await asOperator<OperatorRow[]>('/admin/api/operators', {}, 'GET')).find((row) => row.email === email);
+
+/** Whether the back office shows its sign-in screen (the session was refused). */
+const signInShown = (page: Page) => page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
+
+const menuItem = (page: Page, name: string): Locator => page.getByRole('menuitem', { name, exact: true });
+
+describe('a superadmin manages operators on screen, and the operator lives with the result', () => {
+  let browser: Browser;
+  let superadmin: OperatorEnrolment;
+  let admin: { context: BrowserContext; page: Page };
+  let newcomer: { context: BrowserContext; page: Page };
+  let issued: Credentials;
+  let id: number;
+  const email = `e2e-newcomer-${process.pid}-${Date.now()}@ops.example.com`;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    superadmin = await createOperator('superadmin');
+    admin = await desk(browser, superadmin);
+    await menu(admin.page, 'Operators');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('adds a support operator whose credentials, shown once, sign them in with an authenticator code', async () => {
+    const { page } = admin;
+    await page.getByRole('button', { name: 'Add operator' }).click();
+    const form = page.getByRole('dialog', { name: 'Add operator' });
+    await form.getByLabel('E-mail', { exact: true }).fill(email);
+    await form.getByRole('button', { name: 'Create' }).click();
+    issued = await shownCredentials(page, email);
+    expect(issued.password.length).toBeGreaterThanOrEqual(12);
+    expect(issued.otpauth).toMatch(/^otpauth:\/\/totp\/.+secret=[A-Z2-7]+/);
+
+    const stored = await operatorRow(email);
+    expect(stored).toMatchObject({ role: 'support', disabled: false });
+    id = stored!.id;
+    await expect(page.getByTestId(`row-${id}`).innerText()).resolves.toContain('Active');
+
+    newcomer = await desk(browser, issued);
+    await menuItem(newcomer.page, 'Feedback').waitFor();
+    expect(await menuItem(newcomer.page, 'Deposits').count()).toBe(0);
+    expect(await menuItem(newcomer.page, 'Operators').count()).toBe(0);
+    await screenshot(admin.page, 'back-office-operators');
+  });
+
+  it('changes their role: the server answers to the new role, and their desk shows its pages', async () => {
+    const { page } = admin;
+    await page.getByRole('combobox', { name: `Role of ${email}` }).click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Finance"]').click();
+    const confirm = page.getByRole('dialog', { name: `Give ${email} the role Finance?` });
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await operatorRow(email))?.role).toBe('finance');
+
+    await newcomer.page.reload();
+    await menuItem(newcomer.page, 'Deposits').waitFor();
+    expect(await menuItem(newcomer.page, 'Feedback').count()).toBe(0);
+  });
+
+  it('the operator changes their own password on their account page; the one handed over stops working', async () => {
+    const { page } = newcomer;
+    await menu(page, 'My account');
+    await page.getByLabel('Current password', { exact: true }).fill(issued.password);
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Repeat the new password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed; your other sessions have ended.').waitFor();
+    // This session goes on: it is the one that made the change.
+    await page.getByRole('cell', { name: 'This session' }).waitFor();
+
+    const withOld = await operatorCall('', 'POST', '/admin/api/login', { email, password: issued.password, otp: '000000' });
+    expect(withOld).toMatchObject({ code: 1002 });
+  });
+
+  it('disabling them ends their session on screen; enabled again, they sign in with their own password', async () => {
+    const { page } = admin;
+    await page.getByTestId(`row-${id}`).getByRole('button', { name: 'Disable' }).click();
+    await confirmPopover(page, 'Disable');
+    await page.getByText('Operator disabled; their sessions have ended.').waitFor();
+    expect((await operatorRow(email))?.disabled).toBe(true);
+
+    await menu(newcomer.page, 'Users');
+    await signInShown(newcomer.page);
+
+    await page.getByTestId(`row-${id}`).getByRole('button', { name: 'Enable' }).click();
+    await page.getByText('Operator enabled.').waitFor();
+    expect((await operatorRow(email))?.disabled).toBe(false);
+    await signInToBackOffice(newcomer.page, { ...issued, password: NEW_PASSWORD });
+  });
+
+  it('a reset hands over new credentials and ends their session; every change is in the audit log under the superadmin', async () => {
+    const { page } = admin;
+    await page.getByTestId(`row-${id}`).getByRole('button', { name: 'Reset credentials' }).click();
+    await confirmPopover(page, 'Reset credentials');
+    const renewed = await shownCredentials(page, email);
+    expect(renewed.password).not.toBe(NEW_PASSWORD);
+    expect(renewed.otpauth).not.toBe(issued.otpauth);
+
+    await newcomer.page.reload();
+    await signInShown(newcomer.page);
+    await signInToBackOffice(newcomer.page, renewed);
+
+    const audit = await asOperator<{ data: AuditRow[] }>(
+      `/admin/api/audit?target_type=operator&target_id=${id}&page_size=100`,
+      {},
+      'GET',
+    );
+    const actions = (actor: string) =>
+      audit.data
+        .filter((row) => row.actor === actor)
+        .map((row) => row.action)
+        .reverse();
+    expect(actions(`operator:${superadmin.email}`)).toEqual([
+      'operator.create',
+      'operator.role',
+      'operator.disable',
+      'operator.enable',
+      'operator.reset',
+    ]);
+    expect(actions(`operator:${email}`)).toEqual(expect.arrayContaining(['operator.login', 'operator.password_change']));
+  });
+});
