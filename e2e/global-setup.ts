@@ -5,14 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as OTPAuth from 'otpauth';
 import type { TestProject } from 'vitest/node';
-import { firstOperatorEnrolment, logFileOf, startServer, stopServer, type ServerPlace } from './server-process.js';
+import { firstOperatorEnrolment, startServer, stopServer, type ServerPlace } from './server-process.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 /** One e2e server as the journeys reach it. */
 export interface E2eServer {
   baseURL: string;
-  serverLog: string;
   /** A session of the server's first operator (the superadmin it enrolled on its first start). */
   operatorToken: string;
 }
@@ -76,7 +75,7 @@ export default async function setup(project: TestProject) {
       places.map(async (place): Promise<E2eServer> => {
         await startServer(place);
         const baseURL = `http://127.0.0.1:${place.port}`;
-        return { baseURL, serverLog: logFileOf(place), operatorToken: await signInFirstOperator(place, baseURL) };
+        return { baseURL, operatorToken: await signInFirstOperator(place, baseURL) };
       }),
     );
     project.provide('e2eServers', servers);

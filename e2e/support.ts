@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
@@ -87,17 +87,33 @@ export async function api<T>(route: string, token?: string, init: { method?: str
   return envelope.data;
 }
 
-/** The newest six-digit code the outbox logged for `destination`. */
-export async function emailedCode(destination: string, timeoutMs = 15_000): Promise<string> {
+interface OutboxMessage {
+  id: number;
+  body: string;
+}
+
+/** The outbox's messages to `destination`, newest first, read as support reads them in the back office. */
+async function outboxTo(destination: string): Promise<OutboxMessage[]> {
+  const response = await fetch(`${baseURL()}/admin/api/outbox?${new URLSearchParams({ destination })}`, {
+    headers: { lang: 'en', authorization: `Bearer ${operatorToken()}` },
+  });
+  const envelope = (await response.json()) as Envelope<{ data: OutboxMessage[] }>;
+  if (envelope.code !== 1) throw new Error(`outbox: ${envelope.code} ${envelope.msg}`);
+  return envelope.data.data;
+}
+
+/** The newest outbox message to `destination` so far (0: none): `emailedCode` can then wait for a later one. */
+export async function outboxMark(destination: string): Promise<number> {
+  return (await outboxTo(destination))[0]?.id ?? 0;
+}
+
+/** The six-digit code in the newest message to `destination` after message `after` (waiting for it to be stored). */
+export async function emailedCode(destination: string, after = 0, timeoutMs = 15_000): Promise<string> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    const lines = readFileSync(server().serverLog, 'utf8').split('\n');
-    for (const line of lines.reverse()) {
-      if (!line.includes('"outbox"') || !line.includes(destination)) continue;
-      const message = (JSON.parse(line) as { msg?: string }).msg ?? '';
-      const code = /\b(\d{6})\b/.exec(message)?.[1];
-      if (code) return code;
-    }
+    const newest = (await outboxTo(destination))[0];
+    const code = newest && newest.id > after ? /\b(\d{6})\b/.exec(newest.body)?.[1] : undefined;
+    if (code) return code;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`no code was sent to ${destination}`);

@@ -1,5 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import type { OperatorRole } from '@pipwise/domain';
 import * as OTPAuth from 'otpauth';
 import pg from 'pg';
@@ -25,10 +30,48 @@ export const TEST_APP_SECRET = '7069707769736520746573742073656372657420666f7220
 /** PGlite always; PostgreSQL too when CI (or a developer) points TEST_DATABASE_URL at a server. */
 export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
+const MIGRATIONS = path.resolve(import.meta.dirname, '../drizzle');
+
+/** Where the dump of a freshly migrated PGlite database is kept: named by PGlite's version and the migrations. */
+function snapshotFile(): string {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const pglite = JSON.parse(readFileSync(path.resolve(path.dirname(entry), '../package.json'), 'utf8')) as { version: string };
+  const hash = createHash('sha256').update(pglite.version);
+  for (const name of readdirSync(MIGRATIONS, { recursive: true }).map(String).sort()) {
+    const file = path.join(MIGRATIONS, name);
+    if (statSync(file).isFile()) hash.update(name).update(readFileSync(file));
+  }
+  return path.join(tmpdir(), `pipwise-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+}
+
+let migratedSnapshot: Promise<Blob> | undefined;
+
+/**
+ * Most of an in-memory PGlite's start is initdb (about 2 s of 2.3 s here); one loaded from a dump of a
+ * freshly migrated database starts in about 0.5 s. The dump is made once and shared by every test file,
+ * and by later runs, through a temporary file that only a complete write (rename) puts in place.
+ */
+function pgliteSnapshot(): Promise<Blob> {
+  migratedSnapshot ??= (async () => {
+    const file = snapshotFile();
+    if (existsSync(file)) return new Blob([readFileSync(file)]);
+    const database = await openDatabase({});
+    await database.migrate();
+    const dump = await (database.db as unknown as { $client: PGlite }).$client.dumpDataDir('none');
+    await database.close();
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    renameSync(partial, file);
+    return dump;
+  })();
+  return migratedSnapshot;
+}
+
 /** A throwaway database: in-memory PGlite, or a fresh database created on the PostgreSQL server. */
 export async function openTestDatabase(kind: DbKind): Promise<Database> {
   if (kind === 'pglite') {
-    const database = await openDatabase({});
+    const database = await openDatabase({ snapshot: await pgliteSnapshot() });
+    // Already migrated: this only checks that the dump holds every migration.
     await database.migrate();
     return database;
   }

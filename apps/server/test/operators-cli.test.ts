@@ -15,6 +15,24 @@ interface Enrolment {
   otpauth: string;
 }
 
+describe('npm run operator refuses a malformed command line before it opens any database', () => {
+  it('exits 2 with the usage or the reason', SLOW, async () => {
+    const refusals = await Promise.all(
+      [
+        ['add', '--email', 'x@ops.test', '--role', 'owner'],
+        ['add', '--email', 'not-an-address', '--role', 'support'],
+        ['add', '--email', 'x@ops.test'],
+        ['promote', '--email', 'x@ops.test'],
+        ['list', '--email', 'x@ops.test'],
+      ].map((args) => runCli('operator', args, { APP_SECRET: TEST_APP_SECRET })),
+    );
+    expect(refusals.map((refusal) => refusal.code)).toEqual([2, 2, 2, 2, 2]);
+    expect(refusals[0]!.stderr).toContain('unknown role "owner"');
+    expect(refusals[1]!.stderr).toContain('"not-an-address" is not an e-mail address');
+    expect(refusals[2]!.stderr).toContain('usage: npm run operator');
+  });
+});
+
 describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
   let target: CliDatabase;
   let database: Database | null = null;
@@ -63,7 +81,7 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
     await target.drop();
   }, SLOW.timeout);
 
-  it('adds operators whose printed password and code log in; refuses bad input', SLOW, async () => {
+  it('adds operators whose printed password and code log in; refuses a second with the same address', SLOW, async () => {
     const added = await cli('add', '--email', 'cli-root@ops.test', '--role', 'superadmin');
     expect(added).toMatchObject({ code: 0, stderr: '' });
     const root = enrolmentOf(added.stdout);
@@ -75,10 +93,6 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
       stdout: '',
       stderr: expect.stringContaining('already exists'),
     });
-    expect((await cli('add', '--email', 'x@ops.test', '--role', 'owner')).code).toBe(2);
-    expect((await cli('add', '--email', 'not-an-address', '--role', 'support')).code).toBe(2);
-    expect((await cli('add', '--email', 'x@ops.test')).code).toBe(2);
-    expect((await cli('promote', '--email', 'x@ops.test')).code).toBe(2);
     expect((await cli('disable', '--email', 'nobody@ops.test')).stderr).toContain('no operator with e-mail nobody@ops.test');
 
     const api = await resumeAfterCli();

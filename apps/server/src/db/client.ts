@@ -76,6 +76,8 @@ function claimDataDir(dataDir: string): () => void {
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
+  /** In memory only: start from this dump (`dumpDataDir`) instead of an empty cluster, skipping initdb. */
+  snapshot?: Blob | undefined;
 }): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -101,7 +103,7 @@ export async function openDatabase(options: {
       throw error;
     }
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create(options.snapshot ? { loadDataDir: options.snapshot } : {});
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
