@@ -131,8 +131,8 @@ describe('system settings, customer service chat, feedback and the policy notice
     await page.getByText('Thank you!').waitFor();
     await screenshot(page, 'feedback-sent-en');
 
-    const queue = await asOperator<FeedbackRow[]>('/admin/api/feedback?status=0', {}, 'GET');
-    const mine = queue.filter((row) => row.text === text);
+    const queue = await asOperator<{ data: FeedbackRow[] }>('/admin/api/feedback?status=0', {}, 'GET');
+    const mine = queue.data.filter((row) => row.text === text);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ user_id: null, category: 'app', contact: 'visitor@example.com' });
     await context.close();

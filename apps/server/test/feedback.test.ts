@@ -1,5 +1,5 @@
 import { ApiPath, FEEDBACK_TEXT_MAX, type FeedbackAdminView, type FeedbackSubmittedView } from '@pipwise/domain';
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { feedback } from '../src/db/schema.js';
@@ -40,10 +40,14 @@ describe.each(DB_KINDS)('feedback on %s', (kind) => {
   const operator = () => server.operatorHeaders('desk', 'support');
   const queue = async (status?: number) =>
     (
-      await server.call<FeedbackAdminView[]>('GET', `/admin/api/feedback${status === undefined ? '' : `?status=${status}`}`, {
-        headers: await operator(),
-      })
-    ).data;
+      await server.call<{ data: FeedbackAdminView[] }>(
+        'GET',
+        `/admin/api/feedback${status === undefined ? '' : `?status=${status}`}`,
+        {
+          headers: await operator(),
+        },
+      )
+    ).data.data;
 
   it('keeps a visitor’s feedback without a user, lines kept, for the operators', async () => {
     const answer = await submit({ category: 'app', text: '  The chart\r\nfreezes\non rotate  ', contact: 'me@example.com' });
@@ -124,6 +128,25 @@ describe.each(DB_KINDS)('feedback on %s', (kind) => {
     for (let i = 0; i < FEEDBACK_SUBMIT_LIMIT.max; i++)
       expect((await submit({ category: 'app', text: `s${i}` }, session)).code).toBe(1);
     expect(await submit({ category: 'app', text: 'again' }, session)).toMatchObject({ status: 429, code: 1429 });
+
+    // Operators page through them, newest first, with the count of all of a status.
+    const waiting = Number((await server.database.db.select({ n: count() }).from(feedback).where(eq(feedback.status, 0)))[0]!.n);
+    const pageOf = async (page: number) =>
+      (
+        await server.call<{ data: FeedbackAdminView[]; total: number; page: number; page_size: number }>(
+          'GET',
+          `/admin/api/feedback?status=0&page=${page}`,
+          { headers: await operator() },
+        )
+      ).data;
+    const first = await pageOf(1);
+    expect(first).toMatchObject({ page: 1, page_size: 20, total: waiting });
+    expect(first.data.slice(0, 2).map((row) => row.text)).toEqual([
+      `s${FEEDBACK_SUBMIT_LIMIT.max - 1}`,
+      `s${FEEDBACK_SUBMIT_LIMIT.max - 2}`,
+    ]);
+    expect(first.data).toHaveLength(Math.min(20, waiting));
+    expect((await pageOf(Math.ceil(waiting / 20) + 1)).data).toEqual([]);
   });
 
   it('lets operators list by status and mark handled, and nobody else', async () => {

@@ -248,7 +248,9 @@ describe.each(DB_KINDS)('back-office users on %s', (kind) => {
       .from(auditLog)
       .where(and(eq(auditLog.action, 'feedback.handled'), eq(auditLog.targetId, String(sent.data.id))));
     expect(rows.map((row) => row.actor)).toEqual(['operator:support-desk@ops.test']);
-    const queue = await get<FeedbackAdminView[]>('/admin/api/feedback?status=1');
-    expect(queue.data.find((row) => row.id === sent.data.id)).toMatchObject({ handled_by: 'operator:support-desk@ops.test' });
+    const queue = await get<{ data: FeedbackAdminView[] }>('/admin/api/feedback?status=1');
+    expect(queue.data.data.find((row) => row.id === sent.data.id)).toMatchObject({
+      handled_by: 'operator:support-desk@ops.test',
+    });
   });
 });

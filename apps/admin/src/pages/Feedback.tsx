@@ -3,7 +3,7 @@ import { App, Button, Popconfirm, Segmented, Space, Tag, Typography } from 'antd
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, type Page } from '../api';
-import { errorText, formatDateTime, rowsOf } from '../components/BackOfficeStates';
+import { errorText, formatDateTime } from '../components/BackOfficeStates';
 import { ListTable } from '../components/ListTable';
 import { FeedbackAttachment } from '../components/FeedbackAttachment';
 import { PageHeader } from '../components/PageHeader';
@@ -30,7 +30,7 @@ export default function Feedback() {
 
   const list = useQuery({
     queryKey: ['feedback', status, page],
-    queryFn: () => adminApi<Page<FeedbackItem> | FeedbackItem[]>('GET', '/feedback', { query: { status, page } }),
+    queryFn: () => adminApi<Page<FeedbackItem>>('GET', '/feedback', { query: { status, page } }),
     placeholderData: keepPreviousData,
   });
   const handled = useMutation({
@@ -41,8 +41,6 @@ export default function Feedback() {
     },
     onError: (error) => void message.error(errorText(error, t('common:server_error'))),
   });
-  const rows = rowsOf(list.data);
-  const paged = list.data && !Array.isArray(list.data) ? list.data : null;
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -64,13 +62,16 @@ export default function Feedback() {
         query={list}
         testId={(row) => row.id}
         rowKey="id"
-        dataSource={rows}
+        dataSource={list.data?.data ?? []}
         scroll={{ x: 900 }}
-        pagination={
-          paged
-            ? { current: page, pageSize: paged.page_size, total: paged.total, onChange: setPage, showSizeChanger: false }
-            : false
-        }
+        pagination={{
+          current: page,
+          pageSize: list.data?.page_size,
+          total: list.data?.total ?? 0,
+          onChange: setPage,
+          showSizeChanger: false,
+          hideOnSinglePage: true,
+        }}
         columns={[
           { title: t('created_at'), dataIndex: 'created_at', width: 180, render: (value: string) => formatDateTime(value) },
           {

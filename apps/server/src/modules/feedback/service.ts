@@ -8,9 +8,10 @@ import {
   type Language,
   type TFeedbackRequest,
 } from '@pipwise/domain';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
+import { countOf, paged, type Page } from '../../db/paging.js';
 import { feedback } from '../../db/schema.js';
 import type { Principal } from '../../http/auth.js';
 import type { Operator } from '../../http/operator.js';
@@ -70,16 +71,23 @@ export class FeedbackService {
     });
   }
 
-  /** One page of one status, newest first. */
-  async list(status: number, page: number): Promise<FeedbackAdminView[]> {
-    const rows = await this.deps.db
-      .select()
-      .from(feedback)
-      .where(eq(feedback.status, status))
-      .orderBy(desc(feedback.createdAt), desc(feedback.id))
-      .limit(FEEDBACK_PAGE_SIZE)
-      .offset((page - 1) * FEEDBACK_PAGE_SIZE);
-    return rows.map(present);
+  /** One page of one status, newest first, with how many there are. */
+  async list(status: number, page: number): Promise<Page<FeedbackAdminView>> {
+    const where = eq(feedback.status, status);
+    return paged(
+      { page, pageSize: FEEDBACK_PAGE_SIZE },
+      async (limit, offset) =>
+        (
+          await this.deps.db
+            .select()
+            .from(feedback)
+            .where(where)
+            .orderBy(desc(feedback.createdAt), desc(feedback.id))
+            .limit(limit)
+            .offset(offset)
+        ).map(present),
+      () => countOf(this.deps.db.select({ n: count() }).from(feedback).where(where)),
+    );
   }
 
   /**
