@@ -1,7 +1,15 @@
 import type { OperatorRole } from '@pipwise/domain';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, desk, menu, operatorCall, signInToBackOffice, type OperatorEnrolment } from './backoffice.js';
+import {
+  backOfficeToken,
+  createOperator,
+  desk,
+  menu,
+  operatorCall,
+  signInToBackOffice,
+  type OperatorEnrolment,
+} from './backoffice.js';
 import { asOperator } from './cashier.js';
 import { launchBrowser, screenshot } from './support.js';
 
@@ -21,6 +29,9 @@ interface OperatorRow {
 interface AuditRow {
   actor: string;
   action: string;
+}
+interface RiskSnapshot {
+  today: { deposits: { count: number; amount: number }; new_users: number };
 }
 interface Credentials {
   email: string;
@@ -55,6 +66,9 @@ const operatorRow = async (email: string) =>
 
 /** Whether the back office shows its sign-in screen (the session was refused). */
 const signInShown = (page: Page) => page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
+
+/** The digits of a figure as shown ("1,234.50 (3)" → "1234503"). */
+const digits = (text: string) => text.replace(/\D/g, '');
 
 const menuItem = (page: Page, name: string): Locator => page.getByRole('menuitem', { name, exact: true });
 
@@ -112,6 +126,26 @@ describe('a superadmin manages operators on screen, and the operator lives with 
     await newcomer.page.reload();
     await menuItem(newcomer.page, 'Deposits').waitFor();
     expect(await menuItem(newcomer.page, 'Feedback').count()).toBe(0);
+  });
+
+  it('as finance they open the risk view: its figures are the server’s, its charts are drawn, and it refreshes itself', async () => {
+    const { page } = newcomer;
+    await menu(page, 'Risk');
+    const stat = (key: string) => page.getByTestId(`stat-${key}`).locator('.ant-statistic-content');
+    await stat('today_new_users').waitFor();
+    const risk = await operatorCall<RiskSnapshot>(await backOfficeToken(page), 'GET', '/admin/api/risk');
+    expect(risk.code).toBe(1);
+    // Nothing else uses this server while this file runs: today's cashier figures and new users hold still.
+    expect(digits(await stat('today_new_users').innerText())).toBe(String(risk.data.today.new_users));
+    expect(digits(await stat('today_deposits').innerText())).toBe(
+      `${risk.data.today.deposits.amount.toFixed(2).replace('.', '')}${risk.data.today.deposits.count}`,
+    );
+    for (const chart of ["Clients' net exposure per instrument (USD)", 'Book floating P&L this session']) {
+      await page.getByRole('img', { name: chart }).locator('svg').first().waitFor();
+    }
+    const updated = page.getByTestId('risk-at');
+    const first = await updated.innerText();
+    await expect.poll(() => updated.innerText(), { timeout: 10_000 }).not.toBe(first);
   });
 
   it('the operator changes their own password on their account page; the one handed over stops working', async () => {
