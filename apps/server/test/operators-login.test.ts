@@ -90,6 +90,28 @@ describe.each(DB_KINDS)('operator login on %s', (kind) => {
     expect((await login(server, operator, { ip: '10.1.1.2' })).code).toBe(1);
   });
 
+  it('keeps the lock from the operator at an address they signed in from lately, and only there', async () => {
+    const operator = await newOperator(server);
+    const office = '10.3.0.1';
+    expect((await login(server, operator, { ip: office })).code).toBe(1);
+    for (let i = 0; i < OPERATOR_LOGIN_MAX_FAILURES; i++) {
+      expect(await login(server, operator, { password: 'wrong-password-z', ip: `10.3.1.${i + 1}` })).toEqual(failed);
+    }
+    clock.advance(STEP_MS);
+    expect((await login(server, operator, { ip: '10.3.2.1' })).code).toBe(1429);
+    // Their office still tries the password and code (a wrong one fails as ever), and the right ones open.
+    expect(await login(server, operator, { password: 'wrong-password-z', ip: office })).toEqual(failed);
+    expect((await login(server, operator, { ip: office })).code).toBe(1);
+
+    // An address last used more than 30 days ago is a stranger again.
+    clock.advance(31 * 24 * 60 * 60_000);
+    for (let i = 0; i < OPERATOR_LOGIN_MAX_FAILURES; i++) {
+      expect(await login(server, operator, { password: 'wrong-password-z', ip: `10.3.3.${i + 1}` })).toEqual(failed);
+    }
+    clock.advance(STEP_MS);
+    expect((await login(server, operator, { ip: office })).code).toBe(1429);
+  });
+
   it('forgets an e-mail’s failures on a successful login', async () => {
     const operator = await newOperator(server);
     for (let round = 0; round < 2; round++) {

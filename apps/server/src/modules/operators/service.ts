@@ -26,8 +26,13 @@ const TOTP_PERIOD_S = 30;
 /** ±1 step: a code typed just before its step ends, or on a clock a little off, still counts. */
 const TOTP_WINDOW = 1;
 
-/** Wrong tries lock an operator's e-mail for a while, from anywhere: an operator account opens money. */
+/**
+ * Wrong tries lock an operator's e-mail for a while, from anywhere: an operator account opens money.
+ * Not for the operator at an address they have signed in from lately, so whoever knows the address
+ * cannot keep them out of the back office by failing on purpose.
+ */
 export const OPERATOR_LOGIN_MAX_FAILURES = 5;
+export const OPERATOR_KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60_000;
 /** One address may miss a little more often, across every e-mail it tries. */
 export const OPERATOR_ADDRESS_MAX_FAILURES = 20;
 export const OPERATOR_LOGIN_WINDOW_MS = 15 * 60_000;
@@ -177,9 +182,9 @@ export class OperatorsService {
   }
 
   /**
-   * A login, throttled per e-mail (from anywhere) and per address (over every e-mail it tries). Each try
-   * is counted as failed before the slow checks and taken back on success, so tries sent in parallel,
-   * to any process, cannot pass the limits together. Failures are audited with their reason (never
+   * A login, throttled per e-mail (from anywhere but the operator's recent addresses) and per address
+   * (over every e-mail it tries). Each try is counted as failed before the slow checks and taken back on
+   * success, so tries sent in parallel, to any process, cannot pass the limits together. Failures are audited with their reason (never
    * the password); a try refused by the limits is not, so a flood cannot fill the log.
    */
   async login(
@@ -191,7 +196,7 @@ export class OperatorsService {
     const fromAddress = await this.addressFailures.failIfRoom(addressKeys);
     if (!fromAddress.counted) throw tooManyRequests(fromAddress.blockedForMs, 'operator_login_throttled');
     const forEmail = await this.emailFailures.failIfRoom(emailKeys);
-    if (!forEmail.counted) {
+    if (!forEmail.counted && !(await this.signedInFrom(emailKeys[0]!, meta.ip))) {
       await this.addressFailures.takeBack(addressKeys, fromAddress.at);
       throw tooManyRequests(forEmail.blockedForMs, 'operator_login_throttled');
     }
@@ -227,6 +232,18 @@ export class OperatorsService {
       return opened;
     });
     return { token, operator: { id, email, role } };
+  }
+
+  /** Whether the operator with this e-mail opened a session from this address within the last 30 days. */
+  private async signedInFrom(email: string, ip: string): Promise<boolean> {
+    const since = new Date(this.deps.clock.now().getTime() - OPERATOR_KNOWN_ADDRESS_MS);
+    const [known] = await this.deps.db
+      .select({ id: operatorSessions.id })
+      .from(operatorSessions)
+      .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
+      .where(and(eq(sql`lower(${operators.email})`, email), eq(operatorSessions.ip, ip), gt(operatorSessions.createdAt, since)))
+      .limit(1);
+    return known !== undefined;
   }
 
   /** The operator's own password: the current one first (counted like a login failure when wrong); ends their other sessions. */
@@ -474,6 +491,7 @@ export class OperatorsService {
     await executor.insert(operatorSessions).values({
       operatorId,
       tokenHash: sha256Hex(token),
+      createdAt: new Date(now),
       expiresAt: new Date(now + OPERATOR_SESSION_IDLE_MS),
       absoluteExpiresAt: new Date(now + OPERATOR_SESSION_ABSOLUTE_MS),
       ip: meta.ip,
