@@ -46,6 +46,7 @@ export default defineConfig({
           ...afterJourneys,
         },
       },
+      { test: { name: 'admin', root: 'apps/admin', include: ['src/**/*.test.ts'], ...afterJourneys } },
       {
         test: {
           name: 'web',

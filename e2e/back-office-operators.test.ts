@@ -179,6 +179,29 @@ describe('a superadmin manages operators on screen, and the operator lives with 
     await signInToBackOffice(newcomer.page, { ...issued, password: NEW_PASSWORD });
   });
 
+  it('works on a tablet held upright: the menu opens from the header and pages scroll only within their tables', async () => {
+    const { page } = admin;
+    await page.setViewportSize({ width: 768, height: 1024 });
+    // The side menu folds away below 992 px; the header's button brings it back, and choosing a page folds it.
+    const menuButton = page.getByRole('button', { name: 'Menu', exact: true });
+    await expect.poll(() => menuItem(page, 'Audit log').isVisible()).toBe(false);
+    for (const name of ['Audit log', 'Operators']) {
+      await menuButton.click();
+      await menuItem(page, name).click();
+      await expect.poll(() => menuItem(page, name).isVisible()).toBe(false);
+      await page.getByRole('heading', { name }).waitFor();
+      await page.locator('.ant-table').first().waitFor();
+      const widths = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        viewport: document.documentElement.clientWidth,
+      }));
+      expect(widths.page, name).toBeLessThanOrEqual(widths.viewport + 1);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'back-office-tablet');
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
   it('a reset hands over new credentials and ends their session; every change is in the audit log under the superadmin', async () => {
     const { page } = admin;
     await page.getByTestId(`row-${id}`).getByRole('button', { name: 'Reset credentials' }).click();

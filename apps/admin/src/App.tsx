@@ -1,5 +1,6 @@
+import { MenuOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, Result, Segmented, Space, Spin, Typography } from 'antd';
-import { Suspense, useMemo } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { setLanguage, type AdminLanguage } from './i18n';
@@ -22,6 +23,9 @@ function Shell() {
   const navigate = useNavigate();
   const location = useLocation();
   const pages = useMemo(() => PAGES.filter((page) => may(page.roles)), [may]);
+  // Below 992 px (a tablet held upright) the menu folds away and a button in the header brings it back.
+  const [narrow, setNarrow] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
   const items = GROUPS.map((group) => ({
     key: group,
     type: 'group' as const,
@@ -31,15 +35,42 @@ function Shell() {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider breakpoint="lg" collapsedWidth={0} width={220} theme="light">
+      <Layout.Sider
+        breakpoint="lg"
+        onBreakpoint={(below) => {
+          setNarrow(below);
+          setMenuOpen(false);
+        }}
+        collapsed={narrow && !menuOpen}
+        collapsedWidth={0}
+        trigger={null}
+        width={220}
+        theme="light"
+      >
         <Typography.Title level={4} style={{ padding: '16px 24px 0' }}>
           {t('brand')}
         </Typography.Title>
-        <Menu mode="inline" selectedKeys={[location.pathname]} items={items} onClick={({ key }) => navigate(key)} />
+        <Menu
+          mode="inline"
+          selectedKeys={[location.pathname]}
+          items={items}
+          onClick={({ key }) => {
+            void navigate(key);
+            setMenuOpen(false);
+          }}
+        />
       </Layout.Sider>
       <Layout>
-        <Layout.Header style={{ background: 'transparent', display: 'flex', justifyContent: 'flex-end', paddingInline: 24 }}>
-          <Space>
+        <Layout.Header style={{ background: 'transparent', display: 'flex', alignItems: 'center', gap: 16, paddingInline: 24 }}>
+          {narrow && (
+            <Button
+              icon={<MenuOutlined />}
+              aria-label={t('menu')}
+              aria-expanded={menuOpen}
+              onClick={() => setMenuOpen((open) => !open)}
+            />
+          )}
+          <Space style={{ marginInlineStart: 'auto' }}>
             <Segmented<AdminLanguage>
               value={i18n.language as AdminLanguage}
               options={[
