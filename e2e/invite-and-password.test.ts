@@ -155,11 +155,11 @@ describe('invite and password screens', () => {
       const seconds = Number(/\d+/.exec(await wait.innerText())?.[0]);
       expect(seconds).toBeGreaterThan(0);
       await page.waitForTimeout((seconds + 1) * 1000);
-      const registrationCode = await outboxMark(user.user.email);
+      const beforeResend = await outboxMark(user.user.email);
       await sendCode.click();
       await expect.poll(() => page.getByRole('button', { name: /Resend in \d+ s/ }).count()).toBe(1);
       expect(await page.getByRole('button', { name: /Resend in/ }).isDisabled()).toBe(true);
-      await page.getByRole('textbox', { name: 'Verification code' }).fill(await emailedCode(user.user.email, registrationCode));
+      await page.getByRole('textbox', { name: 'Verification code' }).fill(await emailedCode(user.user.email, beforeResend));
       await page.getByRole('textbox', { name: 'Confirm password' }).fill(NEW_PASSWORD);
       await submit.click();
       await page.getByText('Password changed. Your other devices have been logged out.').waitFor();
