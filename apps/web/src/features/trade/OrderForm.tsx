@@ -1,7 +1,7 @@
 import { OrderSide, OrderStatus, type OrderSideValue } from '@pipwise/domain';
 import { Button, Popup, Selector, Switch, Toast } from 'antd-mobile';
 import { AddOutline, MinusOutline } from 'antd-mobile-icons';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -54,6 +54,8 @@ export function OrderForm({ pair }: { pair: TradePair }) {
   const [takeProfit, setTakeProfit] = useState('');
   const [stopLoss, setStopLoss] = useState('');
   const [placed, setPlaced] = useState(false);
+  /** When the result popup opened (event-clock time), so a tap made before it cannot dismiss it. */
+  const placedAt = useRef(0);
   /** The side last tapped while a switched-on level was refused: its messages stay until fixed. */
   const [refusedSide, setRefusedSide] = useState<OrderSideValue | null>(null);
 
@@ -128,7 +130,10 @@ export function OrderForm({ pair }: { pair: TradePair }) {
         ...(checked.result.take_profit ? { target_profit_price: checked.result.take_profit } : {}),
         ...(checked.result.stop_loss ? { stop_loss_price: checked.result.stop_loss } : {}),
       },
-      () => setPlaced(true),
+      () => {
+        placedAt.current = performance.now();
+        setPlaced(true);
+      },
     );
   }
 
@@ -290,7 +295,15 @@ export function OrderForm({ pair }: { pair: TradePair }) {
         </Button>
       </div>
 
-      <Popup visible={placed} onMaskClick={() => setPlaced(false)} bodyClassName="result-popup">
+      <Popup
+        visible={placed}
+        // On a slow phone the second tap of a double tap on Buy is handled after the answer opened this
+        // popup and lands on its mask: a tap that began before the popup existed does not close it.
+        onMaskClick={(event) => {
+          if (event.timeStamp > placedAt.current) setPlaced(false);
+        }}
+        bodyClassName="result-popup"
+      >
         <div role="dialog" aria-label={t('trade.order_placed')}>
           <h2>{t('trade.order_placed')}</h2>
           <p>{t('trade.order_placed_hint')}</p>
