@@ -1,9 +1,8 @@
-import { ApiPath, type BasicInfoView } from '@pipwise/domain';
+import { ApiPath, MONEY_SETTING_KEYS, type BasicInfoView } from '@pipwise/domain';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, settings } from '../src/db/schema.js';
 import { DEFAULT_SETTINGS } from '../src/db/seed.js';
-import { MONEY_SETTINGS } from '../src/modules/settings/routes.js';
 import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
 
 /**
@@ -58,7 +57,7 @@ describe.each(DB_KINDS)('settings in the back office on %s', (kind) => {
     expect(await storedRows()).toEqual(before);
     expect((await audits()).length).toBe(auditCount);
 
-    for (const key of MONEY_SETTINGS) expect(Object.hasOwn(DEFAULT_SETTINGS, key), key).toBe(true);
+    for (const key of MONEY_SETTING_KEYS) expect(Object.hasOwn(DEFAULT_SETTINGS, key), key).toBe(true);
     expect(await put('stop_out_level', 30, finance)).toMatchObject({ code: 1, data: { stop_out_level: '30' } });
     expect(await put('service_link_type', '3', content)).toMatchObject({ code: 1, data: { service_link_type: '3' } });
     const root = await server.operatorHeaders('root', 'superadmin');

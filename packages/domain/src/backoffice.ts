@@ -8,6 +8,21 @@ export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 export const isOperatorRole = (value: unknown): value is OperatorRole =>
   typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);
 
+/**
+ * Settings that move money or risk: only finance (and superadmin) may change them; every other setting is
+ * the content team's (and superadmin's). The server enforces it; the admin app shows who may edit.
+ */
+export const MONEY_SETTING_KEYS: readonly string[] = [
+  'trade_fee_type',
+  'demo_start_balance',
+  'stop_out_level',
+  'withdraw_requires_kyc',
+  'payout_method_cooldown_hours',
+  'deposit_expiry_days',
+  'withdraw_four_eyes_above',
+  'review_claim_minutes',
+];
+
 /** The review queues: each item can be claimed by one operator at a time (advisory). */
 export const REVIEW_QUEUES = ['deposits', 'withdrawals', 'kyc'] as const;
 export type ReviewQueue = (typeof REVIEW_QUEUES)[number];

@@ -1,4 +1,4 @@
-import { dec } from '@pipwise/domain';
+import { dec, MONEY_SETTING_KEYS } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, InputNumber, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -7,14 +7,11 @@ import { adminApi } from '../api';
 import { EmptyState, LoadError, errorText } from '../components/BackOfficeStates';
 import { useSession } from '../session';
 import { PageHeader } from '../components/PageHeader';
-import { asText } from '../components/text';
 
-/** A setting as GET /settings lists it; servers that answer a plain key → value map are read the same way. */
+/** One setting of the key → value map GET /settings answers. */
 interface SettingEntry {
   key: string;
   value: string;
-  /** Whether this operator may change it, when the server says so. */
-  editable?: boolean;
 }
 
 type Kind =
@@ -44,23 +41,9 @@ const KINDS: Record<string, Kind> = {
 };
 
 /** Keys only finance (and superadmin) may change: they move money or risk. The server decides again. */
-const MONEY_KEYS = new Set([
-  'trade_fee_type',
-  'demo_start_balance',
-  'stop_out_level',
-  'withdraw_requires_kyc',
-  'payout_method_cooldown_hours',
-  'deposit_expiry_days',
-  'withdraw_four_eyes_above',
-  'review_claim_minutes',
-]);
+const MONEY_KEYS = new Set(MONEY_SETTING_KEYS);
 
 const NON_NEGATIVE = /^\d{1,9}(\.\d+)?$/;
-
-function entriesOf(data: unknown): SettingEntry[] {
-  if (Array.isArray(data)) return data as SettingEntry[];
-  return Object.entries((data ?? {}) as Record<string, unknown>).map(([key, value]) => ({ key, value: asText(value) }));
-}
 
 /** The problem with a draft value, or null when the server will take it. */
 function problemOf(kind: Kind, value: string, t: (key: string, values?: Record<string, unknown>) => string): string | null {
@@ -200,11 +183,13 @@ const normalise = (value: string) => (NON_NEGATIVE.test(value) ? dec(value).toFi
 export default function Settings() {
   const { t } = useTranslation('settings');
   const { may } = useSession();
-  const settings = useQuery({ queryKey: ['settings'], queryFn: () => adminApi<unknown>('GET', '/settings') });
+  const settings = useQuery({ queryKey: ['settings'], queryFn: () => adminApi<Record<string, string>>('GET', '/settings') });
 
   if (settings.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (settings.isError) return <LoadError error={settings.error} onRetry={() => void settings.refetch()} />;
-  const entries = entriesOf(settings.data).sort((a, b) => a.key.localeCompare(b.key));
+  const entries = Object.entries(settings.data)
+    .map(([key, value]) => ({ key, value }))
+    .sort((a, b) => a.key.localeCompare(b.key));
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -214,11 +199,7 @@ export default function Settings() {
         <EmptyState />
       ) : (
         entries.map((entry) => (
-          <SettingRow
-            key={entry.key}
-            entry={entry}
-            mayChange={entry.editable ?? (MONEY_KEYS.has(entry.key) ? may(['finance']) : may(['content']))}
-          />
+          <SettingRow key={entry.key} entry={entry} mayChange={MONEY_KEYS.has(entry.key) ? may(['finance']) : may(['content'])} />
         ))
       )}
     </Space>

@@ -1,4 +1,4 @@
-import { forbidden, invalid, safeText, type OperatorRole } from '@pipwise/domain';
+import { forbidden, invalid, MONEY_SETTING_KEYS, safeText, type OperatorRole } from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
@@ -28,20 +28,7 @@ const SETTING_RULES: Record<SettingKey, z.ZodType<string>> = {
   review_claim_minutes: positiveInteger,
 };
 
-/**
- * Keys that move money or risk: only finance (and superadmin) may change them; every other key is the
- * content team's (and superadmin's).
- */
-export const MONEY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
-  'trade_fee_type',
-  'demo_start_balance',
-  'stop_out_level',
-  'withdraw_requires_kyc',
-  'payout_method_cooldown_hours',
-  'deposit_expiry_days',
-  'withdraw_four_eyes_above',
-  'review_claim_minutes',
-]);
+const MONEY_SETTINGS: ReadonlySet<string> = new Set(MONEY_SETTING_KEYS);
 
 /** Whether an operator of `role` may change `key` (the route lets content and finance in; this decides per key). */
 export const mayChangeSetting = (role: OperatorRole, key: SettingKey) =>
