@@ -14,6 +14,17 @@ import { registerOperatorAuth } from './http/operator.js';
 import { clientErrorHandler, frameworkErrors, isApiRequest, registerTransport } from './http/transport.js';
 
 /**
+ * Vite fingerprints everything under assets/, so those files can be cached for good; the rest
+ * (index.html, manifest.json) must be revalidated to pick up a new release.
+ */
+function cacheByFingerprint(res: { setHeader(name: string, value: string): unknown }, filePath: string) {
+  res.setHeader(
+    'cache-control',
+    filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+  );
+}
+
+/**
  * Builds the HTTP application without listening, so tests drive it through real HTTP on port 0 or
  * through inject. Modules bring their routes; this file only sets up what every route shares.
  */
@@ -80,14 +91,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       globIgnore: ['manifest.json', 'manifest.json.*'],
       preCompressed: true,
       cacheControl: false,
-      // Vite fingerprints everything under assets/, so those files can be cached for good; the rest
-      // (index.html, manifest.json) must be revalidated to pick up a new release.
-      setHeaders: (res, filePath) => {
-        res.setHeader(
-          'cache-control',
-          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
-      },
+      setHeaders: cacheByFingerprint,
     });
   }
 
@@ -101,12 +105,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       index: ['index.html'],
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (res, filePath) => {
-        res.setHeader(
-          'cache-control',
-          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
-      },
+      setHeaders: cacheByFingerprint,
     });
     app.get('/admin', (_request, reply) => reply.redirect('/admin/'));
   }
