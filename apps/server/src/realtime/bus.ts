@@ -57,7 +57,9 @@ export class RedisEventBus extends InMemoryEventBus {
   constructor(url: string, onHandlerError?: (error: unknown, topic: string) => void) {
     super(onHandlerError);
     this.publisher = new Redis(url, { lazyConnect: false });
-    this.subscriber = new Redis(url, { lazyConnect: false });
+    // No ready check on the subscriber: subscriptions made before it connects put it in subscriber
+    // mode, where the check's INFO is refused and surfaced as an unhandled rejection.
+    this.subscriber = new Redis(url, { lazyConnect: false, enableReadyCheck: false });
     this.subscriber.on('message', (channel: string, message: string) => {
       this.deliver(channel.slice('pipwise:'.length), JSON.parse(message));
     });
