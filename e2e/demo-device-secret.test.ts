@@ -48,20 +48,24 @@ describe('a demo account on its device', () => {
     expect((await saved(page)).state?.user?.uid).toBe(uid);
 
     // A secret the server no longer knows (e.g. an account from before secrets): a new demo account.
-    // Edited on a blank page of the same origin: a running app would write its own session back over it.
-    await page.route(`${baseURL()}/blank`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html>' }));
-    await page.goto(`${baseURL()}/blank`);
-    await page.evaluate(() => {
+    // Edited on a blank page of the same origin, after the app's page is closed: a running app (also one
+    // navigated away from, whose answers still arrive) would write its own session back over the edit.
+    await page.close();
+    const reopened = await context.newPage();
+    await reopened.route(`${baseURL()}/blank`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html>' }));
+    await reopened.goto(`${baseURL()}/blank`);
+    await reopened.evaluate(() => {
       const session = JSON.parse(localStorage.getItem('pipwise.session') ?? '{}') as SavedSession;
       if (session.state)
         session.state = { ...session.state, token: null, user: null, demo: { id: '12345678', secret: 'x'.repeat(43) } };
       localStorage.setItem('pipwise.session', JSON.stringify(session));
     });
-    await open(page, '/login');
-    await page.getByRole('button', { name: 'Try a demo account' }).click();
-    await page.waitForURL(/#\/$/);
-    await storedToken(page);
-    const fresh = await saved(page);
+    await open(reopened, '/login');
+    expect((await saved(reopened)).state?.demo?.id).toBe('12345678');
+    await reopened.getByRole('button', { name: 'Try a demo account' }).click();
+    await reopened.waitForURL(/#\/$/);
+    await storedToken(reopened);
+    const fresh = await saved(reopened);
     expect(fresh.state?.user?.uid).not.toBe(uid);
     expect(fresh.state?.demo?.id).toBe(String(fresh.state?.user?.uid));
     await context.close();

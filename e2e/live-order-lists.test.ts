@@ -55,13 +55,46 @@ async function setStopsAroundMarket(token: string, id: number) {
 const rowOf = (page: Page, id: number) => page.getByRole('list', { name: 'Orders' }).locator(`[data-order-id="${id}"]`);
 
 /**
- * Waits until one of the watched pending orders has filled (it is then a position) and cancels the
- * other placed ones, so nothing else moves while the rest of the test watches.
+ * Shows the tabs' lists, Pending last, until Pending shows both placed orders (one either side of the
+ * market) while they are still pending. Both, because had one side filled first, the market would have
+ * to travel twice the distance back to fill the other, which can take minutes: then both are placed again.
  */
-async function firstFill(token: string, watched: number[], placed: { Id: number }[]): Promise<number> {
+async function showBothSidesPending(
+  page: Page,
+  token: string,
+  first: { Id: number }[],
+  tabs: string[],
+  placeAgain: () => Promise<{ Id: number }[]>,
+): Promise<{ Id: number }[]> {
+  let placed = first;
+  for (let attempt = 1; ; attempt++) {
+    for (const tab of tabs) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page
+        .getByText('No data')
+        .or(page.getByRole('list', { name: 'Orders' }))
+        .first()
+        .waitFor();
+    }
+    let shown = 0;
+    for (const order of placed) if (await rowOf(page, order.Id).isVisible()) shown++;
+    if (shown === placed.length) return placed;
+    if (attempt === 6) throw new Error('the market filled an order before the list showed it, six times over');
+    await Promise.all(placed.map((order) => api(CANCEL, token, { method: 'POST', body: { id: order.Id } }).catch(() => null)));
+    placed = await placeAgain();
+    await page.reload();
+  }
+}
+
+/**
+ * Waits until one of the placed pending orders has filled (it is then a position) and cancels the others,
+ * so nothing else moves while the rest of the test watches.
+ */
+async function firstFill(token: string, placed: { Id: number }[]): Promise<number> {
   let filledId = 0;
+  const ids = placed.map((order) => order.Id);
   await expect
-    .poll(async () => (filledId = (await myOrders(token, 1)).data.find((order) => watched.includes(order.Id))?.Id ?? 0), {
+    .poll(async () => (filledId = (await myOrders(token, 1)).data.find((order) => ids.includes(order.Id))?.Id ?? 0), {
       timeout: 60_000,
       interval: 250,
     })
@@ -109,37 +142,19 @@ describe('order lists follow the server live', () => {
     const submitted = page.waitForResponse((response) => response.url().includes(SUBMIT));
     await page.getByRole('button', { name: 'Buy' }).click();
     const browserOrder = ((await (await submitted).json()) as { data: ListedOrder }).data;
-    // …and a buy limit below it: whichever way the price goes first, one of them fills.
-    let placed = [browserOrder, await pending((await ask()) - step)];
+    // …and a buy limit below it: whichever way the price goes, one of them fills.
+    const first = [browserOrder, await pending((await ask()) - step)];
     await page.getByRole('dialog', { name: 'Order placed' }).getByRole('button', { name: 'View positions' }).click();
     await page.waitForURL(/#\/order\?type=0$/);
 
-    // The orders the Pending list showed while still pending; Positions is loaded (and cached) first,
-    // so only the live event can bring a fill into it. Should the market fill both before the list
-    // shows them, the same is done again with orders placed through the API.
-    const watched: number[] = [];
-    for (let attempt = 1; watched.length === 0; attempt++) {
-      await page.getByRole('tab', { name: 'Positions' }).click();
-      await page
-        .getByText('No data')
-        .or(page.getByRole('list', { name: 'Orders' }))
-        .first()
-        .waitFor();
-      await page.getByRole('tab', { name: 'Pending' }).click();
-      await page
-        .getByText('No data')
-        .or(page.getByRole('list', { name: 'Orders' }))
-        .first()
-        .waitFor();
-      for (const order of placed) if (await rowOf(page, order.Id).isVisible()) watched.push(order.Id);
-      if (watched.length > 0) break;
-      if (attempt === 3) throw new Error('the market filled every order before the list showed it');
-      await Promise.all(placed.map((order) => api(CANCEL, token, { method: 'POST', body: { id: order.Id } }).catch(() => null)));
-      placed = [await pending((await ask()) + step), await pending((await ask()) - step)];
-      await page.reload();
-    }
+    // Positions is loaded (and cached) first, so only the live event can bring a fill into it. Should the
+    // market fill one before the list shows it, the same is done again with orders placed through the API.
+    const placed = await showBothSidesPending(page, token, first, ['Positions', 'Pending'], async () => [
+      await pending((await ask()) + step),
+      await pending((await ask()) - step),
+    ]);
 
-    const filledId = await firstFill(token, watched, placed);
+    const filledId = await firstFill(token, placed);
     await rowOf(page, filledId).waitFor({ state: 'detached', timeout: 10_000 });
     await page.getByRole('tab', { name: 'Positions' }).click();
     await rowOf(page, filledId).waitFor({ timeout: 10_000 });
@@ -215,33 +230,16 @@ describe('order lists follow the server live', () => {
     });
 
     const position = await submit({ status: 1 });
-    let placed = await pendingPair();
     await page.getByRole('link', { name: 'Orders' }).click();
     // Every list loaded (and cached) while the orders are still pending, as in the test above.
-    const watched: number[] = [];
-    for (let attempt = 1; ; attempt++) {
-      for (const tab of ['Positions', 'History', 'Pending']) {
-        await page.getByRole('tab', { name: tab }).click();
-        await page
-          .getByText('No data')
-          .or(page.getByRole('list', { name: 'Orders' }))
-          .first()
-          .waitFor();
-      }
-      for (const order of placed) if (await rowOf(page, order.Id).isVisible()) watched.push(order.Id);
-      if (watched.length > 0) break;
-      if (attempt === 3) throw new Error('the market filled every order before the list showed it');
-      await Promise.all(placed.map((order) => api(CANCEL, token, { method: 'POST', body: { id: order.Id } }).catch(() => null)));
-      placed = await pendingPair();
-      await page.reload();
-    }
+    const placed = await showBothSidesPending(page, token, await pendingPair(), ['Positions', 'History', 'Pending'], pendingPair);
 
     // The trader goes to the trade screen; meanwhile a pending order fills and the position reaches its
     // take profit or stop loss.
     await page.getByRole('link', { name: 'Trade' }).click();
     await page.getByTestId('trade-balance').waitFor();
     await setStopsAroundMarket(token, position.Id);
-    const filledId = await firstFill(token, watched, placed);
+    const filledId = await firstFill(token, placed);
     await expect
       .poll(async () => (await myOrders(token, 3)).data.some((order) => order.Id === position.Id), {
         timeout: 60_000,
