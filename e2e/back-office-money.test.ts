@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backOfficeToken, createOperator, desk, menu, operatorCall, type OperatorEnrolment } from './backoffice.js';
-import { proofImage, setSetting, upload } from './cashier.js';
+import { declareWire, proofImage, setSetting, upload } from './cashier.js';
 import { api, cents, launchBrowser, open, phone, registerRealUser, screenshot, signInAs, type RealAccount } from './support.js';
 
 /*
@@ -45,6 +45,7 @@ const WITHDRAWN = '100';
 const ADJUSTED = '-12.34';
 const TRC20_ADDRESS = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 const REJECTION = 'The payout address failed our screening';
+const VOID_REASON = 'Declared twice; the other declaration was credited';
 
 const balanceFigures = (token: string) => api<{ balance: number; lock_balance: number }>('/v1/api/main/wallet/getBalance', token);
 const ledger = (token: string) => api<Ledger>('/v1/api/main/accountLog/forexChange', token);
@@ -155,6 +156,65 @@ describe('the back office moves money, and the phone and the server follow', () 
     // Two clicks, one credit.
     const deposits = (await ledger(account.token)).data.filter((entry) => entry.Type === 'deposit');
     expect(deposits.map((entry) => cents(entry.Value))).toEqual([cents(Number(DECLARED))]);
+  });
+
+  it('two finance operators on one deposit: a claim shows who holds it, a release frees it, a void needs a reason, and the stale screen changes nothing', async () => {
+    const before = await balanceFigures(account.token);
+    const depositId = await declareWire(account.token, '250');
+    const { page } = financeDesk;
+    await page.reload(); // the queue as it is now, not as the first journey left it
+    await menu(page, 'Deposits');
+    const held = await openQueueItem(page, uid, depositId);
+    await held.getByRole('button', { name: 'Claim', exact: true }).click();
+    await held.getByText(/^You hold this item until/).waitFor();
+    const queueItem = async () =>
+      (
+        await operatorCall<{ data: { id: number; status: number; claim: { operator: string } | null }[] }>(
+          await backOfficeToken(page),
+          'GET',
+          `/admin/api/deposits?status=0&uid=${uid}`,
+        )
+      ).data.data.find((item) => item.id === depositId);
+    expect((await queueItem())?.claim?.operator).toBe(financeA.email);
+
+    // The second operator sees who holds it and can do nothing with it on screen; the server agrees.
+    const other = await desk(browser, financeB);
+    await menu(other.page, 'Deposits');
+    let seen = await openQueueItem(other.page, uid, depositId);
+    await seen.getByText(`Held by ${financeA.email} until`, { exact: false }).waitFor();
+    for (const name of ['Claim', 'Approve', 'Reject', 'Void'])
+      expect(await seen.getByRole('button', { name, exact: true }).isDisabled(), name).toBe(true);
+    const taken = await operatorCall(await backOfficeToken(other.page), 'POST', `/admin/api/claims/deposits/${depositId}`, {});
+    expect([taken.code, taken.msg]).toEqual([1009, `${financeA.email} is reviewing this item.`]);
+
+    // Released, it is free for the second operator, who voids it with a reason (required).
+    await held.getByRole('button', { name: 'Release', exact: true }).click();
+    await held.getByRole('button', { name: 'Claim', exact: true }).waitFor();
+    expect((await queueItem())?.claim ?? null).toBeNull();
+    await other.page.reload();
+    await menu(other.page, 'Deposits');
+    seen = await openQueueItem(other.page, uid, depositId);
+    await seen.getByRole('button', { name: 'Void', exact: true }).click();
+    const ask = other.page.getByRole('dialog', { name: 'Void — reason for the user' });
+    await ask.getByRole('button', { name: 'Void', exact: true }).click();
+    await ask.getByText('Enter the reason; the user reads it.').waitFor();
+    await ask.getByRole('textbox', { name: 'Reason' }).fill(VOID_REASON);
+    await ask.getByRole('button', { name: 'Void', exact: true }).click();
+    await seen.waitFor({ state: 'hidden', timeout: 15_000 });
+    await other.context.close();
+    const voided = (await api<{ data: Deposit[] }>('/api/quickCharge/quick_ist', account.token)).data.find(
+      (deposit) => deposit.id === depositId,
+    );
+    expect(voided).toMatchObject({ status: 3, credited_number: null });
+
+    // The first operator's screen still offers Approve: the server refuses it, the screen says why and
+    // closes the item, and no money moves.
+    await held.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.getByText('This deposit has already been decided; nothing was changed').waitFor();
+    await held.waitFor({ state: 'hidden', timeout: 15_000 });
+    expect(await balanceFigures(account.token)).toEqual(before);
+    const credits = (await ledger(account.token)).data.filter((entry) => entry.Type === 'deposit');
+    expect(credits.map((entry) => cents(entry.Value))).toEqual([cents(Number(DECLARED))]);
   });
 
   it('a compliance operator verifies the identity the user submitted, seeing both sides of the ID', async () => {

@@ -64,6 +64,9 @@ export async function desk(
     extraHTTPHeaders: { 'x-forwarded-for': freshAddress() },
     viewport: { width: 1366, height: 900 },
     locale: 'en-US',
+    // The desk's animations off (the app honours the setting): a drawer or modal still fading out on a
+    // loaded machine would take the next click.
+    reducedMotion: 'reduce',
   });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error('back office page error:', error.message));

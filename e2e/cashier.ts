@@ -53,11 +53,8 @@ interface WireChannel {
   max_amount: number;
 }
 
-/**
- * Funds a real account as a user would: a bank wire declared with its proof, then finished by an
- * operator, who credits it (ledger row and balance in one transaction, on the server).
- */
-export async function fundThroughDeposit(token: string, amount: string): Promise<void> {
+/** A bank wire declared by the user with its proof, waiting for an operator: its id. */
+export async function declareWire(token: string, amount: string): Promise<number> {
   const channels = await api<WireChannel[]>('/api/quickCharge/wire_info', token);
   const channel = channels.find((candidate) => candidate.min_amount <= Number(amount) && Number(amount) <= candidate.max_amount);
   if (!channel) throw new Error(`no wire channel takes ${amount}`);
@@ -66,7 +63,15 @@ export async function fundThroughDeposit(token: string, amount: string): Promise
     method: 'POST',
     body: { number: amount, proofImg: proof.id, wire_id: channel.id },
   });
-  await asOperator(`/admin/api/deposits/${deposit.id}/approve`);
+  return deposit.id;
+}
+
+/**
+ * Funds a real account as a user would: a bank wire declared with its proof, then finished by an
+ * operator, who credits it (ledger row and balance in one transaction, on the server).
+ */
+export async function fundThroughDeposit(token: string, amount: string): Promise<void> {
+  await asOperator(`/admin/api/deposits/${await declareWire(token, amount)}/approve`);
 }
 
 /** Identity verified as the product does it: the user submits both sides of an ID, an operator approves. */

@@ -15,10 +15,13 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true }, mutations: { retry: false } },
 });
 
+/** An operator whose system asks for less motion gets none: antd's drawers, modals and spinners switch at once. */
+const prefersReducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
 function Providers() {
   const { i18n } = useTranslation();
   return (
-    <ConfigProvider locale={i18n.language === 'hk' ? zhTW : enUS}>
+    <ConfigProvider locale={i18n.language === 'hk' ? zhTW : enUS} theme={{ token: { motion: !prefersReducedMotion } }}>
       <AntApp>
         <QueryClientProvider client={queryClient}>
           <HashRouter>

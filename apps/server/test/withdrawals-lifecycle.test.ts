@@ -164,9 +164,9 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
       const { methodId, currencyId } = await server.usableMethod(trader);
       const request = () => server.draw(trader, { draw_currency_id: currencyId, number: '100', draw_method_id: methodId });
       const cancelled = (await request()).data.id;
-      await server.cancel(trader, cancelled);
+      expect((await server.cancel(trader, cancelled)).code).toBe(1);
       const approved = (await request()).data.id;
-      await server.operator('approve', approved);
+      expect(await server.operator('approve', approved)).toMatchObject({ code: 1, data: { status: WithdrawalStatus.completed } });
       await socket.next(
         (message) =>
           message.type === SocketTopic.wallet && (message.data as WalletNoticeView).status === WithdrawalStatus.completed,

@@ -201,7 +201,14 @@ function ReviewPanel<T extends ReviewItem>(
       props.onDecided(next);
       void refresh();
     },
-    onError: failed,
+    onError: (error) => {
+      failed(error);
+      // Every refused decision's conflict means another operator decided first: its buttons are stale.
+      if (error instanceof ApiError && error.code === ResponseCode.conflict) {
+        setRefusal(null);
+        props.onDecided(null);
+      }
+    },
   });
 
   const busy = claim.isPending || decide.isPending;
@@ -235,12 +242,14 @@ function ReviewPanel<T extends ReviewItem>(
           )}
           {blocked && <Alert type="warning" showIcon title={blocked} />}
           <Space wrap>
+            {/* Keyed apart: reused, the button that just claimed would pass its fading spinner (and the
+                spinner's "loading" label) on to Release. */}
             {held && !heldByOther ? (
-              <Button onClick={() => claim.mutate(false)} loading={claim.isPending} disabled={busy}>
+              <Button key="release" onClick={() => claim.mutate(false)} loading={claim.isPending} disabled={busy}>
                 {t('release')}
               </Button>
             ) : (
-              <Button onClick={() => claim.mutate(true)} loading={claim.isPending} disabled={busy || heldByOther}>
+              <Button key="claim" onClick={() => claim.mutate(true)} loading={claim.isPending} disabled={busy || heldByOther}>
                 {t('claim_action')}
               </Button>
             )}
