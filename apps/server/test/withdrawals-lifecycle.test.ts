@@ -159,11 +159,11 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
 
   it("tells the user's open apps on the socket (WALLET) when a request is made, cancelled or approved", async () => {
     const trader = await server.trader({ balance: '1000' });
-    // Opened after the payout method's cool-down is skipped: the hub's liveness sweep reads the same
-    // clock, and a socket open across a 24-hour jump is rightly taken for silent and terminated.
-    const { methodId, currencyId } = await server.usableMethod(trader);
     const socket = await TradingSocket.open(server, trader.token, [SocketTopic.wallet]);
     try {
+      // Skips the payout method's 24-hour cool-down on the app clock; the socket stays open across it.
+      const { methodId, currencyId } = await server.usableMethod(trader);
+      server.ctx.hub.sweep();
       const request = () => server.draw(trader, { draw_currency_id: currencyId, number: '100', draw_method_id: methodId });
       const cancelled = (await request()).data.id;
       expect((await server.cancel(trader, cancelled)).code).toBe(1);

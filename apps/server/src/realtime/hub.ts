@@ -176,8 +176,12 @@ export class Hub {
     );
   }
 
+  /**
+   * Liveness runs on monotonic time, as the rate limit does: a step of the wall clock (an NTP correction,
+   * a resumed VM) must not make every socket look silent at once.
+   */
   private now() {
-    return this.deps.clock.now().getTime();
+    return performance.now();
   }
 
   /** Takes over upgrades of the socket path on the Fastify server; closes every socket on shutdown. */
