@@ -2,6 +2,7 @@ import { ApiPath, type BalanceView, type BasicInfoView, type DemoResetView, type
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.js';
+import type { SettingKey } from '../src/db/seed.js';
 import { SETTINGS_MAX_AGE_MS } from '../src/modules/settings/service.js';
 import { InMemoryEventBus, RedisEventBus, type EventBus } from '../src/realtime/bus.js';
 import { query } from './accounts-helpers.js';
@@ -28,6 +29,20 @@ async function connected(from: EventBus, to: EventBus) {
   }
   unsubscribe();
   expect(heard, 'the two buses reach each other').toBe(true);
+}
+
+/**
+ * Resolves once `bus` has delivered a change of `key`. The process on that bus subscribed first, so by
+ * then it has dropped its copy: whatever the test does next happens after the event, not racing it.
+ */
+function changeHeard(bus: EventBus, key: SettingKey): Promise<void> {
+  return new Promise((resolve) => {
+    const unsubscribe = bus.subscribe('settings.changed', ({ keys }) => {
+      if (!keys.includes(key)) return;
+      unsubscribe();
+      resolve();
+    });
+  });
 }
 
 /** `read()` once it satisfies `done`, reading again while the event travels between processes. */
@@ -95,7 +110,9 @@ describe.each(DB_KINDS)(`settings across two processes (%s, ${redisUrl ? 'Redis'
   });
 
   it('is a cache: a row changed behind the service is read again only once the copy is old', async () => {
+    const heard = changeHeard(buses[1]!, 'complaint_email');
     await first.ctx.settings.set({ complaint_email: 'complaints@pipwise.local' });
+    await heard;
     expect((await basicInfo(second)).complaint_email).toBe('complaints@pipwise.local');
 
     await query(second, `update settings set value = 'desk@example.com' where key = 'complaint_email'`);
