@@ -161,7 +161,10 @@ describe('invite and password screens', () => {
       expect(await page.getByRole('button', { name: /Resend in/ }).isDisabled()).toBe(true);
       await page.getByRole('textbox', { name: 'Verification code' }).fill(await emailedCode(user.user.email, beforeResend));
       await page.getByRole('textbox', { name: 'Confirm password' }).fill(NEW_PASSWORD);
+      const amended = page.waitForResponse((response) => response.url().includes('/api/user/amend_password'));
       await submit.click();
+      // The server's answer first, so that a refusal names its reason rather than a missing message.
+      expect(await (await amended).json()).toMatchObject({ code: 1 });
       await page.getByText('Password changed. Your other devices have been logged out.').waitFor();
       await page.waitForURL(/#\/user$/);
 
