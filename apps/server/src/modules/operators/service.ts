@@ -184,8 +184,9 @@ export class OperatorsService {
   /**
    * A login, throttled per e-mail (from anywhere but the operator's recent addresses) and per address
    * (over every e-mail it tries). Each try is counted as failed before the slow checks and taken back on
-   * success, so tries sent in parallel, to any process, cannot pass the limits together. Failures are audited with their reason (never
-   * the password); a try refused by the limits is not, so a flood cannot fill the log.
+   * success, so tries sent in parallel, to any process, cannot pass the limits together. Failures are
+   * audited with their reason (never the password); a try refused by the limits is not, so a flood
+   * cannot fill the log.
    */
   async login(
     input: { email: string; password: string; otp: string },
