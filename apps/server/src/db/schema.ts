@@ -633,9 +633,44 @@ export const operators = pgTable(
     disabledAt: at('disabled_at'),
     passwordChangedAt: at('password_changed_at'),
     createdBy: text('created_by').notNull(),
+    /** The operator who made this one (null: the command line or the first start). */
+    createdById: bigint('created_by_id', { mode: 'number' }),
+    /**
+     * The operator who was handed this one's current enrolment link (at creation or a reset): they could
+     * have used it themselves, so they never check this operator's work (four-eyes). Null: the command line.
+     */
+    enrolledById: bigint('enrolled_by_id', { mode: 'number' }),
+    /** sha256 of the one-time enrolment link's token while one is open; null once used. */
+    enrolmentTokenHash: text('enrolment_token_hash'),
+    enrolmentExpiresAt: at('enrolment_expires_at'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('operators_email_unique').on(sql`lower(${t.email})`)],
+);
+
+/**
+ * A change one operator asked for that takes effect only when a second superadmin approves it: a
+ * setting that weakens a control, a new operator or a raised role (where two superadmins exist).
+ * status 0 waiting, 1 approved and applied, 2 rejected.
+ */
+export const pendingChanges = pgTable(
+  'pending_changes',
+  {
+    id: id(),
+    /** 'settings' | 'operator.add' | 'operator.role' */
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: smallint('status').notNull().default(0),
+    makerId: bigint('maker_id', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id),
+    makerEmail: text('maker_email').notNull(),
+    checkerId: bigint('checker_id', { mode: 'number' }).references(() => operators.id),
+    checkerEmail: text('checker_email'),
+    decidedAt: at('decided_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pending_changes_status_idx').on(t.status, t.id)],
 );
 
 export const operatorSessions = pgTable(
