@@ -402,6 +402,8 @@ export const deposits = pgTable(
     status: smallint('status').notNull().default(0),
     /** The reason shown to the user when rejected or voided. */
     remark: text('remark'),
+    /** The operator's note for the back office only; never shown to the user. */
+    internalNote: text('internal_note'),
     decidedBy: text('decided_by'),
     decidedAt: at('decided_at'),
     createdAt: createdAt(),
@@ -484,7 +486,10 @@ export const withdrawals = pgTable(
     payeeAccount: text('payee_account'),
     memo: text('memo'),
     status: smallint('status').notNull().default(0),
+    /** The reason shown to the user when rejected or voided. */
     remark: text('remark'),
+    /** The operator's note for the back office only; never shown to the user. */
+    internalNote: text('internal_note'),
     /** Four-eyes: above `withdraw_four_eyes_above` the first approval is recorded here and a second operator completes it. */
     firstApprovedBy: text('first_approved_by'),
     firstApprovedAt: at('first_approved_at'),
@@ -533,8 +538,10 @@ export const realNameRecords = pgTable('real_name_records', {
   reverseUploadId: varchar('reverse_upload_id', { length: 22 })
     .notNull()
     .references(() => uploads.id),
-  /** The operator's reason when sent back to 0. */
+  /** The operator's reason when sent back to 0, shown to the user. */
   reason: text('reason'),
+  /** The operator's note for the back office only; never shown to the user. */
+  internalNote: text('internal_note'),
   submittedAt: at('submitted_at').notNull(),
   reviewedAt: at('reviewed_at'),
   reviewedBy: text('reviewed_by'),
@@ -749,7 +756,10 @@ export const adjustments = pgTable(
     id: id(),
     userId: userRef(),
     amount: money('amount').notNull(),
+    /** The client-facing text: the ledger memo and the e-mail the user gets. */
     reason: text('reason').notNull(),
+    /** The maker's note for the back office only; never shown to the user. */
+    internalNote: text('internal_note'),
     status: smallint('status').notNull().default(0),
     makerId: bigint('maker_id', { mode: 'number' })
       .notNull()
