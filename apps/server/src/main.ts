@@ -8,6 +8,7 @@ import { seedReferenceData } from './db/seed.js';
 import { createLogger } from './log.js';
 import { createContext } from './modules.js';
 import { enrolFirstOperator } from './modules/operators/module.js';
+import { guardProcess } from './process-guard.js';
 import { ensureAppSecret } from './secret.js';
 import { InMemoryEventBus, RedisEventBus } from './realtime/bus.js';
 
@@ -29,6 +30,7 @@ try {
 }
 
 const log = createLogger(config.logLevel);
+guardProcess(process, log);
 let database: Awaited<ReturnType<typeof openDatabase>>;
 try {
   database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

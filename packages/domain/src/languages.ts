@@ -49,18 +49,27 @@ export const LANGUAGE_LOCALES: Record<Language, string> = {
   cs: 'cs',
 };
 
-const ALIASES: Record<string, Language> = { tw: 'hk', zh: 'hk', ja: 'jp', ko: 'kr', vi: 'vn', es: 'spa' };
+/** Keyed by client text (headers), so a Map: an object literal answers `__proto__` with Object.prototype. */
+const ALIASES = new Map<string, Language>([
+  ['tw', 'hk'],
+  ['zh', 'hk'],
+  ['ja', 'jp'],
+  ['ko', 'kr'],
+  ['vi', 'vn'],
+  ['es', 'spa'],
+]);
+const KNOWN = new Set<string>(LANGUAGES);
 
 /**
  * Maps a `lang` value (our codes, the legacy `tw`, or a BCP 47 tag such as `pt-BR`) to one of ours;
  * anything unknown falls back to the default.
  */
 export function resolveLanguage(value: string | null | undefined): Language {
-  if (!value) return DEFAULT_LANGUAGE;
+  if (typeof value !== 'string' || !value) return DEFAULT_LANGUAGE;
   const lower = value.trim().toLowerCase();
-  if ((LANGUAGES as readonly string[]).includes(lower)) return lower as Language;
+  if (KNOWN.has(lower)) return lower as Language;
   const primary = lower.split(/[-_]/)[0] ?? '';
   if (lower.startsWith('zh')) return 'hk';
-  if ((LANGUAGES as readonly string[]).includes(primary)) return primary as Language;
-  return ALIASES[lower] ?? ALIASES[primary] ?? DEFAULT_LANGUAGE;
+  if (KNOWN.has(primary)) return primary as Language;
+  return ALIASES.get(lower) ?? ALIASES.get(primary) ?? DEFAULT_LANGUAGE;
 }

@@ -1,8 +1,8 @@
-import { AppError, ResponseCode, type Envelope, type Language } from '@pipwise/domain';
+import { AppError, DEFAULT_LANGUAGE, ResponseCode, type Envelope, type Language } from '@pipwise/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hasMessage, translate } from '../i18n/catalog.js';
-import { requestLanguage } from './transport.js';
+import { envelope, requestLanguage } from './transport.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,36 +42,46 @@ export function registerEnvelope(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ code: ResponseCode.notFound, msg: translate(request.lang, 'route_not_found'), data: null });
+    void reply.code(404).send(envelope(request.lang, ResponseCode.notFound, 'route_not_found'));
   });
 
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply: FastifyReply) => {
-    if (error instanceof AppError) {
-      if (error.kind === 'tooManyRequests') {
-        // Every 429 says when to come back; the limiter that refused knows best, a minute otherwise.
-        const retryAfter = error.params.retry_after ?? 60;
-        return reply.code(429).header('retry-after', String(retryAfter)).send(envelopeFor(request, error));
-      }
-      return reply.code(200).send(envelopeFor(request, error));
+    try {
+      return answerError(error, request, reply);
+    } catch (failure) {
+      // Fastify's own fallback would answer outside the envelope, quoting the internal message.
+      request.log.error({ err: failure, cause: error }, 'the error handler failed');
+      return reply.code(500).send(envelope(DEFAULT_LANGUAGE, ResponseCode.internal, 'internal_error'));
     }
-    const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
-    if (statusCode === 429) {
-      return reply
-        .code(429)
-        .send({ code: ResponseCode.tooManyRequests, msg: translate(request.lang, 'too_many_requests'), data: null });
-    }
-    // A body refused by its size or type was not read: closing the connection spares reading the rest.
-    if (statusCode === 413 || statusCode === 415) void reply.header('connection', 'close');
-    if (statusCode === 413) {
-      return reply
-        .code(413)
-        .send({ code: ResponseCode.invalidInput, msg: translate(request.lang, 'payload_too_large'), data: null });
-    }
-    if (statusCode >= 400 && statusCode < 500) {
-      request.log.info({ err: error }, 'rejected malformed request');
-      return reply.code(200).send({ code: ResponseCode.invalidInput, msg: translate(request.lang, 'body_invalid'), data: null });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ code: ResponseCode.internal, msg: translate(request.lang, 'internal_error'), data: null });
   });
+}
+
+function answerError(error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    if (error.kind === 'tooManyRequests') {
+      // Every 429 says when to come back; the limiter that refused knows best, a minute otherwise.
+      const retryAfter = error.params.retry_after ?? 60;
+      return reply.code(429).header('retry-after', String(retryAfter)).send(envelopeFor(request, error));
+    }
+    return reply.code(200).send(envelopeFor(request, error));
+  }
+  const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (statusCode === 429) {
+    return reply
+      .code(429)
+      .send({ code: ResponseCode.tooManyRequests, msg: translate(request.lang, 'too_many_requests'), data: null });
+  }
+  // A body refused by its size or type was not read: closing the connection spares reading the rest.
+  if (statusCode === 413 || statusCode === 415) void reply.header('connection', 'close');
+  if (statusCode === 413) {
+    return reply
+      .code(413)
+      .send({ code: ResponseCode.invalidInput, msg: translate(request.lang, 'payload_too_large'), data: null });
+  }
+  if (statusCode >= 400 && statusCode < 500) {
+    request.log.info({ err: error }, 'rejected malformed request');
+    return reply.code(200).send({ code: ResponseCode.invalidInput, msg: translate(request.lang, 'body_invalid'), data: null });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send({ code: ResponseCode.internal, msg: translate(request.lang, 'internal_error'), data: null });
 }

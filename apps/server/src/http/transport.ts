@@ -67,8 +67,19 @@ function messagePage(lang: Language, message: string): string {
   );
 }
 
-function envelope(lang: Language, code: number, key: string): Envelope {
-  return { code, msg: translate(lang, key), data: null };
+/** Said when even the message catalogue failed: an answer in the envelope must still go out. */
+const LAST_RESORT_MESSAGE = 'The request could not be processed';
+
+/**
+ * The envelope for a refusal. It never throws: these answers run outside any route, where an exception
+ * has nobody left to catch it but the process.
+ */
+export function envelope(lang: Language, code: number, key: string): Envelope {
+  try {
+    return { code, msg: translate(lang, key), data: null };
+  } catch {
+    return { code, msg: LAST_RESORT_MESSAGE, data: null };
+  }
 }
 
 /**
@@ -103,7 +114,12 @@ function refusalPage(request: FastifyRequest, reply: FastifyReply, payload: stri
  * envelope like every other answer, and never the input, which Fastify's own answer quotes.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const lang = requestLanguage(request.headers);
+  let lang: Language = DEFAULT_LANGUAGE;
+  try {
+    lang = requestLanguage(request.headers);
+  } catch (failure) {
+    request.log.warn({ err: failure }, 'could not read the language of a refused request');
+  }
   const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
   request.log.info({ code: error.code }, 'refused a request the router could not take');
   const body = envelope(

@@ -2,8 +2,15 @@ import { invalid } from '@pipwise/domain';
 import { countrySpecs, electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import addressValidator from 'multicoin-address-validator';
 
-/** The validator's currency for each withdraw protocol; a protocol not here cannot take a coin address. */
-const VALIDATOR_CURRENCY: Record<string, string> = { TRC20: 'trx', ERC20: 'eth', BTC: 'btc' };
+/**
+ * The validator's currency for each withdraw protocol; a protocol not here cannot take a coin address.
+ * A Map, since the protocol is text: an object would answer `constructor` with a function.
+ */
+const VALIDATOR_CURRENCY = new Map([
+  ['TRC20', 'trx'],
+  ['ERC20', 'eth'],
+  ['BTC', 'btc'],
+]);
 
 /** A coin address that passed its protocol's check, and the form two spellings of one address share. */
 export interface CoinAddress {
@@ -14,7 +21,7 @@ export interface CoinAddress {
 
 /** A coin address for `protocol`, checked by its encoding and checksum (mainnet only). */
 export function coinAddress(protocol: string, address: string): CoinAddress {
-  const currency = VALIDATOR_CURRENCY[protocol];
+  const currency = VALIDATOR_CURRENCY.get(protocol);
   if (!currency || !addressValidator.validate(address, currency, { networkType: 'prod' })) {
     throw invalid('address_invalid', { protocol: protocol || '?', field: 'dc_address' });
   }
