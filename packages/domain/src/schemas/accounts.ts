@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CodePurpose } from '../contract.js';
-import { intFromInput, optionalText, requiredText, safeText } from './common.js';
+import { intFromInput, optionalInput, optionalText, requiredText, safeText } from './common.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 64;
@@ -27,13 +27,13 @@ export const AccountType = { email: 1, phone: 2 } as const;
 export const VerifyRegType = { email: 1, phone: 2, either: 3 } as const;
 
 /**
- * spec §7: account, password, login_type. `key` and `captcha` (as for send_email) are needed only once an
- * account has had several wrong passwords: the answer `captcha_required` asks for them.
+ * spec §7: account, password, login_type. `login_type` is ignored (the account's shape tells email from
+ * phone), so it is not read at all, whatever its type. `key` and `captcha` (as for send_email) are needed
+ * only once an account has had several wrong passwords: the answer `captcha_required` asks for them.
  */
 export const ZLoginRequest = z.object({
   account: requiredText('account_required', 254),
   password: safeText('password_required').min(1, { error: 'password_required' }).max(PASSWORD_MAX, { error: 'field_too_long' }),
-  login_type: optionalText(16),
   key: optionalText(64),
   captcha: optionalText(16),
 });
@@ -46,7 +46,7 @@ export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 export const ZRegisterRequest = z
   .object({
     type: accountType,
-    area_id: intFromInput('area_invalid').optional(),
+    area_id: optionalInput(intFromInput('area_invalid')),
     account: optionalText(254),
     password: password(),
     re_password: safeText('password_mismatch').max(PASSWORD_MAX, { error: 'field_too_long' }),
@@ -65,7 +65,7 @@ export type TRegisterRequest = z.infer<typeof ZRegisterRequest>;
 /** `key` is the captcha id from GET /api/captcha and `captcha` the text read from its image. */
 export const ZSendCodeRequest = z.object({
   to: requiredText('destination_required', 254),
-  area_id: intFromInput('area_invalid').optional(),
+  area_id: optionalInput(intFromInput('area_invalid')),
   type: intFromInput('code_purpose_invalid').pipe(
     z.union([z.literal(CodePurpose.register), z.literal(CodePurpose.reset)], { error: 'code_purpose_invalid' }),
   ),
@@ -81,9 +81,9 @@ export type TSendCodeRequest = z.infer<typeof ZSendCodeRequest>;
 export const ZAmendPasswordRequest = z
   .object({
     new_password: password('form_incomplete'),
-    re_password: safeText('form_incomplete').max(PASSWORD_MAX, { error: 'field_too_long' }).optional(),
+    re_password: optionalInput(safeText('form_incomplete').max(PASSWORD_MAX, { error: 'field_too_long' })),
     auth_code: code,
-    type: accountType.optional(),
+    type: optionalInput(accountType),
   })
   .refine((body) => body.re_password === undefined || body.new_password === body.re_password, {
     error: 'password_mismatch',
@@ -93,7 +93,7 @@ export type TAmendPasswordRequest = z.infer<typeof ZAmendPasswordRequest>;
 
 /** A password-change code to the signed-in user's own email (type 1) or phone (type 2); `key`/`captcha` as for send_email. */
 export const ZOwnCodeRequest = z.object({
-  type: accountType.optional(),
+  type: optionalInput(accountType),
   key: optionalText(64),
   captcha: optionalText(16),
 });
@@ -109,7 +109,7 @@ export const ZForgetPasswordRequest = z
   .object({
     type: accountType,
     account: requiredText('account_required', 254),
-    area_id: intFromInput('area_invalid').optional(),
+    area_id: optionalInput(intFromInput('area_invalid')),
     new_password: password('form_incomplete'),
     secondary_password: safeText('form_incomplete').max(PASSWORD_MAX, { error: 'field_too_long' }),
     auth_code: code,

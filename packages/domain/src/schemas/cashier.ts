@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CASHIER_AMOUNT_DECIMALS, CashierType } from '../cashier.js';
-import { intFromInput, optionalText, pageQuery, positiveDecimal, positiveIntId, requiredText } from './common.js';
+import { intFromInput, optionalInput, optionalText, pageQuery, positiveDecimal, positiveIntId, requiredText } from './common.js';
 
 /** Larger than any deposit or withdrawal a channel allows; the channel's own min/max apply on top. */
 const MAX_CASHIER_AMOUNT = '1000000000';
@@ -48,7 +48,7 @@ export type TWireDepositRequest = z.infer<typeof ZWireDepositRequest>;
 export const ZWireInfoQuery = z.object({ bank_coin: optionalText(16) });
 
 /** GET /api/quickCharge/quick_ist: the user's deposit records; type 1 coin, 2 wire, absent both. */
-export const ZDepositListQuery = pageQuery.extend({ type: cashierType('type_invalid').optional() });
+export const ZDepositListQuery = pageQuery.extend({ type: optionalInput(cashierType('type_invalid')) });
 
 /** GET /api/account/draw_symbol_list. */
 export const ZDrawSymbolQuery = z.object({ type: cashierType('type_invalid') });
@@ -59,11 +59,13 @@ export const ZWithdrawRequest = z.object({
   number: ZCashierAmount,
   memo: optionalText(200),
   draw_method_id: positiveIntId('method_required'),
+  /** The `rate_quote` of the currency list the screen showed: the withdrawal is charged at that rate. */
+  rate_quote: optionalText(500),
 });
 export type TWithdrawRequest = z.infer<typeof ZWithdrawRequest>;
 
 /** GET /api/account/draw_list. */
-export const ZWithdrawListQuery = pageQuery.extend({ type: cashierType('type_invalid').optional() });
+export const ZWithdrawListQuery = pageQuery.extend({ type: optionalInput(cashierType('type_invalid')) });
 
 /** Cancel, detail: one record of the user's. */
 export const ZRecordIdRequest = z.object({ id: positiveIntId('record_invalid') });
@@ -71,7 +73,7 @@ export const ZRecordIdRequest = z.object({ id: positiveIntId('record_invalid') }
 /** GET /api/wallet/get_draw_method: the user's methods of a type, optionally of one withdraw currency. */
 export const ZDrawMethodQuery = z.object({
   draw_type: cashierType('type_invalid'),
-  draw_id: positiveIntId('currency_invalid').optional(),
+  draw_id: optionalInput(positiveIntId('currency_invalid')),
 });
 
 /** Forms carry the type as text; the union needs it as the number it spells to pick its branch. */

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { LANGUAGES, type Language } from '../languages.js';
-import { intFromInput, optionalText, pageQuery, positiveIntId, requiredText } from './common.js';
+import { inputOrDefault, intFromInput, optionalText, pageQuery, positiveIntId, requiredText } from './common.js';
 
 export const NEWS_CONTENT_MAX = 50_000;
 
 /** GET /api/news/list: `category_id` absent or 0 means every category. */
 export const ZNewsListQuery = pageQuery.extend({
-  category_id: intFromInput('news_category_invalid', (number) => number.min(0, { error: 'news_category_invalid' })).default(0),
+  category_id: inputOrDefault(
+    intFromInput('news_category_invalid', (number) => number.min(0, { error: 'news_category_invalid' })),
+    0,
+  ),
 });
 export type TNewsListQuery = z.infer<typeof ZNewsListQuery>;
 

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { uploadRef } from './cashier.js';
-import { intFromInput, optionalText, pageQuery, positiveIntId, safeText } from './common.js';
+import {
+  hasOnlyVisibleCharacters,
+  inputOrDefault,
+  intFromInput,
+  optionalInput,
+  optionalText,
+  pageQuery,
+  positiveIntId,
+  safeText,
+} from './common.js';
 
 /** What feedback is about; the screen offers exactly these, the operators' list groups by them. */
 export const FEEDBACK_CATEGORIES = ['trading', 'cashier', 'account', 'app', 'suggestion', 'general'] as const;
@@ -13,16 +22,12 @@ export const FEEDBACK_CONTACT_MAX = 100;
 /** 0 new, 1 handled by an operator. */
 export const FeedbackStatus = { new: 0, handled: 1 } as const;
 
-/** Line breaks are the only control characters a multi-line text may hold (a tab or NUL is refused). */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const NON_NEWLINE_CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F]/;
-
-/** A multi-line text: CRLF and CR read as LF, then any other control character is invalid input. */
+/** A multi-line text: CRLF and CR read as LF, the only control character it may hold; the rest are invalid input. */
 export const multilineText = (requiredKey: string, max: number) =>
   z
     .string({ error: requiredKey })
     .transform((value) => value.replace(/\r\n?/g, '\n').trim())
-    .refine((value) => !NON_NEWLINE_CONTROL.test(value), { error: 'field_invalid' })
+    .refine((value) => hasOnlyVisibleCharacters(value, '\n'), { error: 'field_characters_invalid' })
     .refine((value) => value.length > 0, { error: requiredKey })
     .refine((value) => [...value].length <= max, { error: 'feedback_text_too_long' });
 
@@ -34,15 +39,16 @@ export const ZFeedbackRequest = z.object({
   category: safeText('feedback_category_invalid').pipe(z.enum(FEEDBACK_CATEGORIES, { error: 'feedback_category_invalid' })),
   text: multilineText('feedback_text_required', FEEDBACK_TEXT_MAX),
   contact: optionalText(FEEDBACK_CONTACT_MAX),
-  upload_id: z.preprocess((value) => (value === '' ? undefined : value), uploadRef('upload_invalid').optional()),
+  upload_id: optionalInput(uploadRef('upload_invalid')),
 });
 export type TFeedbackRequest = z.infer<typeof ZFeedbackRequest>;
 
 /** Operator list: one status, new by default. */
 export const ZFeedbackListQuery = pageQuery.extend({
-  status: intFromInput('feedback_status_invalid')
-    .pipe(z.union([z.literal(0), z.literal(1)], { error: 'feedback_status_invalid' }))
-    .default(FeedbackStatus.new),
+  status: inputOrDefault(
+    intFromInput('feedback_status_invalid').pipe(z.union([z.literal(0), z.literal(1)], { error: 'feedback_status_invalid' })),
+    FeedbackStatus.new,
+  ),
 });
 
 export const ZFeedbackParams = z.object({ id: positiveIntId('feedback_not_found') });

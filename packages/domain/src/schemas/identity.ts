@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { uploadRef } from './cashier.js';
-import { intFromInput, pageQuery, positiveIntId, requiredText, safeText } from './common.js';
+import { inputOrDefault, intFromInput, pageQuery, positiveIntId, requiredText, safeText } from './common.js';
+import { decisionRequest } from './decisions.js';
 
 /** Real-name review_status (spec §4): 0 not submitted or sent back, 1 under review, 2 verified. */
 export const RealNameStatus = { none: 0, underReview: 1, verified: 2 } as const;
@@ -35,12 +36,15 @@ export type TRealNameRequest = z.infer<typeof ZRealNameRequest>;
 
 /** Operator list: records in one review status, under review by default. */
 export const ZIdentityListQuery = pageQuery.extend({
-  status: intFromInput('review_status_invalid')
-    .pipe(z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'review_status_invalid' }))
-    .default(RealNameStatus.underReview),
+  status: inputOrDefault(
+    intFromInput('review_status_invalid').pipe(
+      z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'review_status_invalid' }),
+    ),
+    RealNameStatus.underReview,
+  ),
 });
 
 export const ZIdentityUserParams = z.object({ userId: positiveIntId('identity_not_found') });
 
-/** The reason a user reads when their submission is sent back. */
-export const ZIdentityRejectRequest = z.object({ reason: requiredText('reject_reason_required', 500) });
+/** The reason a user reads when their submission is sent back, and the operator's optional internal note. */
+export const ZIdentityRejectRequest = decisionRequest('reject_reason_required', 500);

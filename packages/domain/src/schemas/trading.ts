@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OrderStatus } from '../trading.js';
-import { intFromInput, pageQuery, positiveDecimal, positiveIntId } from './common.js';
+import { inputOrDefault, intFromInput, optionalInput, pageQuery, positiveDecimal, positiveIntId } from './common.js';
 
 /** Lots carry at most 4 decimals (the orders.lots column); prices at most 10 (the price columns). */
 export const LOTS_DECIMALS = 4;
@@ -61,14 +61,15 @@ export type TSetStopPriceRequest = z.infer<typeof ZSetStopPriceRequest>;
  * offset (a row skipped or shown twice) but not the rows after a given one. Without it, `page`.
  */
 export const ZMyDealQuery = pageQuery.extend({
-  cursor: positiveIntId('page_invalid').optional(),
-  status: intFromInput('order_status_invalid')
-    .pipe(
+  cursor: optionalInput(positiveIntId('page_invalid')),
+  status: inputOrDefault(
+    intFromInput('order_status_invalid').pipe(
       z.union([z.literal(OrderStatus.holding), z.literal(OrderStatus.pending), z.literal(OrderStatus.history)], {
         error: 'order_status_invalid',
       }),
-    )
-    .default(OrderStatus.holding),
+    ),
+    OrderStatus.holding,
+  ),
 });
 export type TMyDealQuery = z.infer<typeof ZMyDealQuery>;
 
