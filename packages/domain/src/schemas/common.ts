@@ -4,17 +4,39 @@ import { z } from 'zod';
  * Form-encoded bodies carry every value as text; these helpers accept both JSON and form shapes and
  * attach a message key (translated by the server) to each failure.
  */
-/** C0 controls and DEL: a NUL cannot even be stored in PostgreSQL text, the rest only hide or break lines. */
+/** C0 and C1 controls and DEL: a NUL cannot even be stored in PostgreSQL text, the rest hide or break lines (U+0085 is a line break). */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
 
 /**
- * Any single-line text input: control characters are invalid input, refused before anything reaches the
- * database or a log. Every string a schema accepts starts here (a future multiline field would allow
- * only \n and \t on top).
+ * What lets a text shown to others look like something it is not: the zero-width space, word joiner and
+ * byte order mark hide inside a name, the bidi embeddings, overrides and isolates reorder what follows
+ * ("gnp.exe" shown for "exe.png"), line and paragraph separators break a line, and a lone surrogate is no
+ * character at all (PostgreSQL refuses it, as it refuses a NUL). The zero-width (non-)joiner and the
+ * left-to-right and right-to-left marks stay: Hindi, Arabic and emoji need them.
+ */
+const INVISIBLE_CHARACTERS =
+  /[\u200B\u2028\u2029\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `value` is free of control characters (but `allowed`) and of invisible or reordering ones. */
+export const hasOnlyVisibleCharacters = (value: string, allowed = '') =>
+  !INVISIBLE_CHARACTERS.test(value) && ![...value].some((char) => CONTROL_CHARACTERS.test(char) && !allowed.includes(char));
+
+const UNSAFE_CHARACTER = new RegExp(`${INVISIBLE_CHARACTERS.source}|${CONTROL_CHARACTERS.source}`, 'g');
+
+/**
+ * `value` with every control, invisible or reordering character (and lone surrogate) replaced by U+FFFD:
+ * for text that must still be recorded as it came (a failed sign-in's e-mail in the audit log).
+ */
+export const withUnsafeCharactersReplaced = (value: string) => value.replace(UNSAFE_CHARACTER, '\uFFFD');
+
+/**
+ * Any single-line text input: control, invisible and reordering characters are invalid input, refused
+ * with a message that says so before anything reaches the database or a log. Every string a schema
+ * accepts starts here.
  */
 export const safeText = (messageKey = 'field_invalid') =>
-  z.string({ error: messageKey }).refine((value) => !CONTROL_CHARACTERS.test(value), { error: 'field_invalid' });
+  z.string({ error: messageKey }).refine((value) => hasOnlyVisibleCharacters(value), { error: 'field_characters_invalid' });
 
 export const requiredText = (messageKey: string, max = 255) =>
   safeText(messageKey).trim().min(1, { error: messageKey }).max(max, { error: 'field_too_long' });

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { uploadRef } from './cashier.js';
-import { inputOrDefault, intFromInput, optionalInput, optionalText, pageQuery, positiveIntId, safeText } from './common.js';
+import {
+  hasOnlyVisibleCharacters,
+  inputOrDefault,
+  intFromInput,
+  optionalInput,
+  optionalText,
+  pageQuery,
+  positiveIntId,
+  safeText,
+} from './common.js';
 
 /** What feedback is about; the screen offers exactly these, the operators' list groups by them. */
 export const FEEDBACK_CATEGORIES = ['trading', 'cashier', 'account', 'app', 'suggestion', 'general'] as const;
@@ -13,16 +22,12 @@ export const FEEDBACK_CONTACT_MAX = 100;
 /** 0 new, 1 handled by an operator. */
 export const FeedbackStatus = { new: 0, handled: 1 } as const;
 
-/** Line breaks are the only control characters a multi-line text may hold (a tab or NUL is refused). */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const NON_NEWLINE_CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F]/;
-
-/** A multi-line text: CRLF and CR read as LF, then any other control character is invalid input. */
+/** A multi-line text: CRLF and CR read as LF, the only control character it may hold; the rest are invalid input. */
 export const multilineText = (requiredKey: string, max: number) =>
   z
     .string({ error: requiredKey })
     .transform((value) => value.replace(/\r\n?/g, '\n').trim())
-    .refine((value) => !NON_NEWLINE_CONTROL.test(value), { error: 'field_invalid' })
+    .refine((value) => hasOnlyVisibleCharacters(value, '\n'), { error: 'field_characters_invalid' })
     .refine((value) => value.length > 0, { error: requiredKey })
     .refine((value) => [...value].length <= max, { error: 'feedback_text_too_long' });
 

@@ -1,4 +1,4 @@
-import { invalid, OPERATOR_ROLES } from '@pipwise/domain';
+import { invalid, OPERATOR_ROLES, withUnsafeCharactersReplaced } from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ok } from '../../http/envelope.js';
@@ -6,7 +6,8 @@ import { allow, openToOperatorsLoggingIn, requireOperator } from '../../http/ope
 import { OPERATOR_PASSWORD_MIN_LENGTH, type OperatorsService, type OperatorView } from './service.js';
 
 const loginBody = z.object({
-  email: z.string().trim().min(3).max(254),
+  // A malformed e-mail fails like a wrong one (and is audited like one), never reaching the database raw.
+  email: z.string().max(1000).transform(withUnsafeCharactersReplaced).pipe(z.string().trim().min(3).max(254)),
   password: z.string().min(1).max(200),
   otp: z.string().trim().max(10),
 });
