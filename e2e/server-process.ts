@@ -46,7 +46,7 @@ export async function startServer(place: ServerPlace) {
       SMTP_URL: '',
       // Each simulated person comes from their own address (X-Forwarded-For, see support.ts), as real users
       // do: the per-address limits on codes and registration then count one person, not the whole suite.
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
     },
     stdio: ['ignore', log, log],
   });

@@ -9,6 +9,7 @@ import helmet from 'helmet';
 import { Redis } from 'ioredis';
 import type { AppContext } from './context.js';
 import { registerAuth } from './http/auth.js';
+import { proxyTrust } from './http/client-address.js';
 import { registerEnvelope } from './http/envelope.js';
 import { registerOperatorAuth } from './http/operator.js';
 import { clientErrorHandler, frameworkErrors, isApiRequest, registerTransport } from './http/transport.js';
@@ -35,7 +36,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: proxyTrust(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     frameworkErrors,

@@ -22,12 +22,32 @@ describe('config', () => {
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
   });
 
+  it('reads TRUST_PROXY as a number of proxies in front or their addresses, off by default', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8' }).trustProxy).toEqual({
+      addresses: ['10.0.0.0/8', '192.168.1.7', 'fd00::/8'],
+    });
+  });
+
+  it('refuses TRUST_PROXY=true at start, saying what to write instead', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      /^Invalid TRUST_PROXY="true": .*number of proxies in front \(TRUST_PROXY=1\) or their addresses \(TRUST_PROXY=10\.0\.0\.0\/8\)$/,
+    );
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ ROLE: 'boss' }, /ROLE/],
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: 'yes' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.0/40' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.0/8,proxy.local' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '17' }, /TRUST_PROXY/],
     [{ ALLOWED_ORIGINS: 'https://app.example, not-an-origin' }, /ALLOWED_ORIGINS/],
     [{ SOCKETS_PER_ADDRESS: '0' }, /SOCKETS_PER_ADDRESS/],
   ])('rejects %o with a one-line reason naming the variable', (env, pattern) => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseProxyAddress, type TrustProxy } from './http/client-address.js';
 
 /**
  * The only reader of the environment. Every setting is parsed and validated here once, at start-up;
@@ -17,6 +18,37 @@ const url = (protocols: string[]) =>
       message: `must start with ${protocols.join(': or ')}:`,
     });
 
+/**
+ * TRUST_PROXY: how many proxies stand in front (`1`), or their addresses and subnets (`10.0.0.0/8,::1`).
+ * `true` is refused: it believed the left-most X-Forwarded-For entry, which the client writes itself.
+ */
+const trustProxy = z.string().transform((value, context): TrustProxy => {
+  const text = value.trim().toLowerCase();
+  if (text === 'false' || text === 'no' || text === '0') return false;
+  if (text === 'true' || text === 'yes') {
+    context.addIssue({
+      code: 'custom',
+      message:
+        'trusting every proxy lets a client choose its own address; write the number of proxies in front (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.0/8)',
+    });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops <= 16) return { hops };
+    context.addIssue({ code: 'custom', message: 'at most 16 proxies' });
+    return z.NEVER;
+  }
+  const addresses = text.split(',').map((entry) => entry.trim());
+  const bad = addresses.find((entry) => parseProxyAddress(entry) === null);
+  if (bad === undefined) return { addresses };
+  context.addIssue({
+    code: 'custom',
+    message: `${JSON.stringify(bad)} is not an address or subnet; write a number of proxies (1) or addresses (10.0.0.0/8,::1)`,
+  });
+  return z.NEVER;
+});
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -28,7 +60,7 @@ const EnvSchema = z.object({
   ROLE: z.enum(['all', 'gateway', 'engine']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  TRUST_PROXY: boolean.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   FEED_SEED: z.coerce.number().int().default(20261121),
   WEB_DIST: z.string().optional(),
   ADMIN_DIST: z.string().optional(),
@@ -65,7 +97,8 @@ export type Config = {
   role: 'all' | 'gateway' | 'engine';
   logLevel: string;
   sessionTtlDays: number;
-  trustProxy: boolean;
+  /** The proxies whose X-Forwarded-For entries name the client (`http/client-address.ts`). */
+  trustProxy: TrustProxy;
   feedSeed: number;
   webDist: string | undefined;
   /** The back office's build, served under /admin/. */

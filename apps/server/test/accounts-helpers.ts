@@ -62,7 +62,7 @@ export async function startAccountsServer(
     ...(options.database ? { database: options.database } : {}),
     ...(options.bus ? { bus: options.bus } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
-    env: { TRUST_PROXY: 'true', ...options.env },
+    env: { TRUST_PROXY: '1', ...options.env },
     overrides: { accounts: { captchaGenerator: captcha.generator } },
   });
   return Object.assign(server, {

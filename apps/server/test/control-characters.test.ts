@@ -40,7 +40,7 @@ describe.each(DB_KINDS)('control characters on %s', (kind) => {
   let server: TestServer;
   let token: string;
   beforeAll(async () => {
-    server = await startTestServer(kind, { env: { TRUST_PROXY: 'true' } });
+    server = await startTestServer(kind, { env: { TRUST_PROXY: '1' } });
     const demo = await server.call<{ token: string }>('GET', ApiPath.createDemo);
     token = demo.data.token;
   });

@@ -16,7 +16,7 @@ describe.each(DB_KINDS)('feedback on %s', (kind) => {
   const freshIp = () => `10.20.${(ipCounter >> 8) & 255}.${ipCounter++ & 255}`;
 
   beforeAll(async () => {
-    server = await startTestServer(kind, { env: { TRUST_PROXY: 'true' } });
+    server = await startTestServer(kind, { env: { TRUST_PROXY: '1' } });
     alice = await createTrader(server.database.db);
     bob = await createTrader(server.database.db);
   });

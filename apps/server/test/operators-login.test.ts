@@ -13,7 +13,7 @@ describe.each(DB_KINDS)('operator login on %s', (kind) => {
   // 10 s into a TOTP step, so "one step back" and "one step ahead" are whole steps away.
   const clock = new ManualClock('2026-11-23T10:00:10Z');
   beforeAll(async () => {
-    server = await startTestServer(kind, { clock, env: { TRUST_PROXY: 'true' } });
+    server = await startTestServer(kind, { clock, env: { TRUST_PROXY: '1' } });
   });
   afterAll(() => server.close());
   // Past every failure window, so each test starts with no failure counted.

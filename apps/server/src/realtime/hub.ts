@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Module } from '../context.js';
 import type { Principal, TokenResolver } from '../http/auth.js';
+import { clientAddress, proxyTrust, type ProxyTrust } from '../http/client-address.js';
 import type { EventBus } from './bus.js';
 import { LoginGuard, type LoginGuardOptions } from './login-guard.js';
 
@@ -155,6 +156,7 @@ export class Hub {
   private drainTimer: NodeJS.Timeout | undefined;
   private closing = false;
   private readonly options: HubOptions;
+  private readonly trust: ProxyTrust;
 
   constructor(
     private readonly deps: HubDeps,
@@ -163,6 +165,7 @@ export class Hub {
     this.options = { ...DEFAULT_HUB_OPTIONS, maxConnectionsPerAddress: deps.config.socketsPerAddress, ...options };
     this.loginGuard = new LoginGuard(deps.clock, this.options.loginGuard);
     this.allowedOrigins = new Set(deps.config.allowedOrigins);
+    this.trust = proxyTrust(deps.config.trustProxy);
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: this.options.maxPayload,
@@ -200,7 +203,7 @@ export class Hub {
     // Another site's page must not ride on the visitor's connection (cross-site WebSocket hijacking).
     if (!this.originAllowed(request)) return refuse('403 Forbidden');
     if (this.closing || this.connections.size >= this.options.maxConnections) return refuse('503 Service Unavailable');
-    const address = this.clientAddress(request);
+    const address = clientAddress(request, this.trust);
     const blockedFor = this.loginGuard.blockedFor(address);
     if (blockedFor > 0) return refuse('429 Too Many Requests', `Retry-After: ${blockedFor}\r\n`);
     if ((this.perAddress.get(address) ?? 0) >= this.options.maxConnectionsPerAddress) return refuse('429 Too Many Requests');
@@ -222,14 +225,10 @@ export class Hub {
     } catch {
       return false;
     }
-    const forwarded = this.deps.config.trustProxy ? firstValue(request.headers['x-forwarded-host']) : undefined;
+    // As Fastify's request.host: the nearest proxy's X-Forwarded-Host when that proxy is trusted.
+    const peer = request.socket.remoteAddress;
+    const forwarded = peer !== undefined && this.trust(peer, 0) ? lastValue(request.headers['x-forwarded-host']) : undefined;
     return host === (forwarded ?? request.headers.host)?.toLowerCase();
-  }
-
-  /** The client's address as the HTTP routes see it: behind a trusted proxy, the first forwarded one. */
-  private clientAddress(request: IncomingMessage): string {
-    const forwarded = this.deps.config.trustProxy ? firstValue(request.headers['x-forwarded-for']) : undefined;
-    return forwarded || (request.socket.remoteAddress ?? 'unknown');
   }
 
   private accept(ws: WebSocket, address: string) {
@@ -587,9 +586,9 @@ export class Hub {
   }
 }
 
-function firstValue(header: string | string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  return value?.split(',')[0]?.trim().toLowerCase() || undefined;
+function lastValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header.at(-1) : header;
+  return value?.split(',').at(-1)?.trim().toLowerCase() || undefined;
 }
 
 /** KLINE frames carry every period on one topic: the latest bar of each period is kept, not just one. */

@@ -1,6 +1,7 @@
 import { desc, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
+import { storedAddress } from '../../http/client-address.js';
 import { auditLog } from '../../db/schema.js';
 import { GENESIS_HASH, rowHash } from './chain.js';
 
@@ -55,7 +56,8 @@ export class AuditService {
       targetId: String(entry.targetId),
       before: asStored(entry.before),
       after: asStored(entry.after),
-      ip: entry.ip ?? null,
+      // Only an address is kept: a forwarded header's free text never reaches the log.
+      ip: storedAddress(entry.ip),
       prevHash: last?.hash ?? GENESIS_HASH,
     };
     await tx.insert(auditLog).values({ ...fields, hash: rowHash(fields) });
