@@ -133,7 +133,10 @@ describe.each(DB_KINDS)('balance adjustments on %s', (kind) => {
     await setLanguage(server.database.db, trader.userId, 'en');
     const made = await create(trader, '-300.01', 'Chargeback');
     const refused = await decide('approve', made.data.id, 'bob');
-    expect(refused).toMatchObject({ code: 1002, msg: 'The user has only 300.00 USD that is neither spent nor locked.' });
+    expect(refused).toMatchObject({
+      code: 1002,
+      msg: 'The user has only 300.00 USD that is neither locked nor held as margin for open positions.',
+    });
     const [row] = await server.database.db.select().from(adjustments).where(eq(adjustments.id, made.data.id));
     expect(row).toMatchObject({ status: 0, checkerId: null });
 
@@ -152,6 +155,43 @@ describe.each(DB_KINDS)('balance adjustments on %s', (kind) => {
       'adjustment.create',
       'adjustment.reject',
     ]);
+  });
+
+  it('a debit may take at most the free margin, like a withdrawal: it never leaves open positions closer to a stop-out', async () => {
+    const trader = await server.trader({ balance: '1000' });
+    // Trade at the next weekday noon, when every market is open.
+    const at = new Date(server.manualClock.now());
+    do at.setUTCDate(at.getUTCDate() + 1);
+    while (at.getUTCDay() === 0 || at.getUTCDay() >= 5);
+    at.setUTCHours(12, 0, 0, 0);
+    server.manualClock.set(at);
+    await server.tick('EURUSD', '1.10000');
+    const opened = await server.submit(trader, {
+      type: 1,
+      cont: '0.5',
+      forex_id: server.instrumentId('EURUSD'),
+      status: 1,
+      multiple: 100,
+    });
+    expect(opened.code).toBe(1);
+    const detail = await server.call<{ withdrawable: number }>('GET', ApiPath.forexDetail, { token: trader.token });
+    const freeMargin = detail.data.withdrawable;
+    expect(freeMargin).toBeLessThan(Number((await walletOf(server, trader.userId)).balance) - 500);
+
+    await setLanguage(server.database.db, trader.userId, 'en');
+    const tooMuch = await create(trader, `-${(freeMargin + 0.01).toFixed(2)}`, 'Chargeback');
+    expect(await decide('approve', tooMuch.data.id, 'bob')).toMatchObject({
+      code: 1002,
+      msg: `The user has only ${freeMargin.toFixed(2)} USD that is neither locked nor held as margin for open positions.`,
+    });
+    expect(await postingsOf(tooMuch.data.id)).toEqual([]);
+    const [row] = await server.database.db.select().from(adjustments).where(eq(adjustments.id, tooMuch.data.id));
+    expect(row).toMatchObject({ status: 0, checkerId: null });
+
+    const exact = await create(trader, `-${freeMargin.toFixed(2)}`, 'Chargeback');
+    expect(await decide('approve', exact.data.id, 'bob')).toMatchObject({ code: 1, data: { status: 1 } });
+    const after = await server.call<{ withdrawable: number }>('GET', ApiPath.forexDetail, { token: trader.token });
+    expect(after.data.withdrawable).toBe(0);
   });
 
   it('parallel approvals of one adjustment post exactly one ledger row', async () => {

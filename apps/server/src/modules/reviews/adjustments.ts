@@ -1,4 +1,4 @@
-import { conflict, dec, notFound, rejected } from '@pipwise/domain';
+import { conflict, dec, notFound, rejected, withdrawableAmount, type Dec } from '@pipwise/domain';
 import { and, count, desc, eq, ne } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
@@ -21,6 +21,11 @@ export type AdjustmentRecord = AdjustmentRow & { uid: number };
 /** An operator as adjustments record them: maker and checker are kept by id and e-mail. */
 export type Signer = Decider & { id: number; email: string };
 
+/** The account's free margin, read inside the approval's transaction. */
+export interface AdjustmentMargin {
+  figures(userId: number, tx: Executor): Promise<{ freeMargin: Dec }>;
+}
+
 /**
  * Manual balance changes under four-eyes: one operator (the maker) proposes an amount and a reason;
  * only a different operator (the checker) can approve it, which posts one `adjustment` ledger row
@@ -37,6 +42,7 @@ export class AdjustmentsService {
       wallet: WalletService;
       audit: AuditService;
       notifier: UserNotifier;
+      trading: AdjustmentMargin;
     },
   ) {}
 
@@ -85,9 +91,9 @@ export class AdjustmentsService {
   }
 
   /**
-   * The checker's approval: posts the amount. A debit may take only money that is neither spent nor
-   * locked (balance − amount ≥ locked, so never below zero); otherwise nothing changes and the
-   * adjustment keeps waiting.
+   * The checker's approval: posts the amount. A debit may take only what a withdrawal could, the
+   * smaller of the unlocked balance and the free margin, so it never leaves the balance below zero nor
+   * the open positions closer to a stop-out; otherwise nothing changes and the adjustment keeps waiting.
    */
   async approve(id: number, checker: Signer, note: string | null): Promise<AdjustmentRecord> {
     const record = await this.deps.db.transaction(async (tx) => {
@@ -105,8 +111,13 @@ export class AdjustmentsService {
       if (!row) throw await this.refusal(tx, id, checker, true);
       const wallet = await this.deps.wallet.lock(tx, row.userId);
       const amount = dec(row.amount);
-      if (amount.isNegative() && wallet.balance.plus(amount).lt(wallet.lockBalance)) {
-        throw rejected('adjustment_exceeds_free_balance', { available: wallet.balance.minus(wallet.lockBalance).toFixed(2) });
+      if (amount.isNegative()) {
+        // Read under the wallet lock, in this transaction: the positions and reservations as they are now.
+        const { freeMargin } = await this.deps.trading.figures(row.userId, tx);
+        const available = withdrawableAmount(wallet.balance, wallet.lockBalance, freeMargin);
+        if (amount.negated().gt(available)) {
+          throw rejected('adjustment_exceeds_free_balance', { available: available.toFixed(2) });
+        }
       }
       const balanceAfter = await this.deps.wallet.post(tx, {
         userId: row.userId,

@@ -3,7 +3,7 @@ import type { AuditService } from '../audit/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
 import type { UserNotifier } from './types.js';
-import { AdjustmentsService } from './adjustments.js';
+import { AdjustmentsService, type AdjustmentMargin } from './adjustments.js';
 import { ReviewClaims } from './claims.js';
 import { reviewRoutes, type ReviewServices } from './routes.js';
 import { UserSummaries, type SummarySources } from './summary.js';
@@ -19,8 +19,11 @@ export function createReviewClaims(deps: CoreDeps, services: { settings: Setting
 /** The reviews context: the back office's review queues, who is looking at what, and balance adjustments. */
 export function createReviewsModule(
   deps: CoreDeps,
-  services: Omit<ReviewServices, 'summaries' | 'adjustments'> &
-    Pick<SummarySources, 'trading'> & { wallet: WalletService; audit: AuditService; notifier: UserNotifier },
+  services: Omit<ReviewServices, 'summaries' | 'adjustments'> & { trading: SummarySources['trading'] & AdjustmentMargin } & {
+    wallet: WalletService;
+    audit: AuditService;
+    notifier: UserNotifier;
+  },
 ) {
   const db = deps.database.db;
   const summaries = new UserSummaries(db, services);
@@ -31,6 +34,7 @@ export function createReviewsModule(
     wallet: services.wallet,
     audit: services.audit,
     notifier: services.notifier,
+    trading: services.trading,
   });
   const module: Module = { name: 'reviews', routes: reviewRoutes({ ...services, summaries, adjustments }) };
   return { module, adjustments };
