@@ -92,7 +92,7 @@ describe.each(DB_KINDS)('prototype keys in every client-controlled position on %
   });
   afterAll(() => server.close());
 
-  it('answers every framework error path in the envelope, whatever the language headers say', async () => {
+  it('answers every framework error path and odd path shape in the envelope, whatever the language headers say', async () => {
     const longSegment = 'a'.repeat(300);
     const cases = (word: string) => [
       { name: 'undecodable URL', line: 'GET /api/%ZZ HTTP/1.1', extra: '' },
@@ -119,6 +119,18 @@ describe.each(DB_KINDS)('prototype keys in every client-controlled position on %
         body: '{',
       },
       { name: 'unknown route', line: `GET /api/${encodeURIComponent(word)} HTTP/1.1`, extra: '' },
+      ...[
+        '//api//user/info',
+        '/api/user/info/..',
+        '/api/%2e%2e/admin/api/me',
+        '/api/user/info%00',
+        '/api/user/info;x=1',
+        '/api/%F0%9F',
+        '/admin/api/users/%C0%AF',
+        `/api/${'x/'.repeat(3000)}`,
+        `/admin/api/users/${encodeURIComponent(word)}/orders?page=${encodeURIComponent(word)}`,
+        `/api/news/info?id[${word}]=1&${word}[]=2`,
+      ].map((path) => ({ name: `path ${path.slice(0, 40)}`, line: `GET ${path} HTTP/1.1`, extra: '' })),
     ];
     for (const word of PROTOTYPE_WORDS) {
       for (const header of ['lang', 'Accept-Language']) {
