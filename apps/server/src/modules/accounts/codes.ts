@@ -4,7 +4,7 @@ import { and, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { settings, verificationCodes } from '../../db/schema.js';
-import { tooManyRequests } from './limiter.js';
+import { addressKey, FailureLimiter, tooManyRequests } from './limiter.js';
 import { newVerificationCode } from './secrets.js';
 
 export type Channel = 'email' | 'sms';
@@ -20,9 +20,10 @@ export interface CodeTarget {
 }
 
 /**
- * Caps per destination and per account over a rolling day. Five tries per code and a code a minute
- * would otherwise allow 7,200 guesses a day; these leave an attacker 20 in a million per day and an
- * owner plenty of room for typos and lost mail.
+ * Caps over a rolling day. Sends per destination and per account: five tries per code and a code a
+ * minute would otherwise allow 7,200 guesses a day, these allow 50 (50 in a million). Guesses per
+ * address: one network tries at most 20 codes a day, whoever they are for. The guess budget is never
+ * the account's, so guesses from elsewhere cannot lock its owner out: a fresh code has its own tries.
  */
 export const CODE_DAILY_SENDS = 10;
 export const CODE_DAILY_GUESSES = 20;
@@ -66,11 +67,16 @@ export class Pepper {
  * code supersedes the earlier live one for the same target.
  */
 export class VerificationCodes {
+  /** Wrong guesses per requesting address (`addressKey`), across codes, destinations and purposes. */
+  private readonly guesses: FailureLimiter;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly pepper: Pepper,
-  ) {}
+  ) {
+    this.guesses = new FailureLimiter(db, clock, 'code-guess', CODE_DAILY_GUESSES, CODE_CAP_WINDOW_MS);
+  }
 
   private digest(target: CodeTarget, code: string) {
     return this.pepper.hash(`${target.channel}:${target.destination}:${target.purpose}:${code}`);
@@ -127,11 +133,15 @@ export class VerificationCodes {
   }
 
   /**
-   * Checks `code` against the target's live code and returns its id for `consume`. Every try spends
-   * one of the five attempts first, and counts against the day's tries of the destination and the
-   * account (across re-sent codes), under the destination's lock so parallel guesses cannot exceed either.
+   * Checks `code` against the target's live code and returns its id for `consume`. Every try counts
+   * against the day's budget of the address it comes from (`ip`; taken back when it was right), then
+   * spends one of the code's five attempts under the destination's lock, so parallel guesses cannot
+   * exceed either. A try refused by the address's budget spends nothing of the code.
    */
-  async check(target: CodeTarget, code: string): Promise<number> {
+  async check(target: CodeTarget, code: string, ip: string): Promise<number> {
+    const address = [addressKey(ip)];
+    const counted = await this.guesses.failIfRoom(address);
+    if (!counted.counted) throw tooManyRequests(counted.blockedForMs);
     const row = await this.db.transaction(async (tx) => {
       await this.lock(tx, target);
       const now = this.clock.now();
@@ -143,14 +153,6 @@ export class VerificationCodes {
         .limit(1);
       if (!live) throw rejected('code_not_found');
       if (live.expiresAt.getTime() <= now.getTime()) throw rejected('code_expired');
-      const tried = await tx
-        .select({
-          n: sql<number>`coalesce(sum(${verificationCodes.attempts}), 0)::int`,
-          oldest: sql<Date | string | null>`min(${verificationCodes.createdAt})`,
-        })
-        .from(verificationCodes)
-        .where(and(this.sameOwnerToday(target, now), gt(verificationCodes.attempts, 0)));
-      this.refuseOverCap(tried[0], CODE_DAILY_GUESSES, now);
       const [spent] = await tx
         .update(verificationCodes)
         .set({ attempts: sql`${verificationCodes.attempts} + 1` })
@@ -162,6 +164,7 @@ export class VerificationCodes {
     const given = Buffer.from(await this.digest(target, code), 'hex');
     const stored = Buffer.from(row.codeHash, 'hex');
     if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw rejected('code_incorrect');
+    await this.guesses.takeBack(address, counted.at);
     return row.id;
   }
 
@@ -190,7 +193,7 @@ export class VerificationCodes {
     return and(owner, gt(verificationCodes.createdAt, new Date(now.getTime() - CODE_CAP_WINDOW_MS)));
   }
 
-  /** 429 once the day's count is reached, until the oldest counted code is a day old. */
+  /** 429 once the day's sends are reached, until the oldest counted code is a day old. */
   private refuseOverCap(counted: { n: number; oldest: Date | string | null } | undefined, cap: number, now: Date) {
     if (!counted || counted.n < cap || counted.oldest === null) return;
     const freeAt = new Date(counted.oldest).getTime() + CODE_CAP_WINDOW_MS;

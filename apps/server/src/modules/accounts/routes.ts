@@ -68,7 +68,7 @@ export function accountRoutes(service: AccountsService, reference: ReferenceServ
 
     app.post(ApiPath.amendPassword, limited(ROUTE_LIMITS.password), async (request) => {
       const principal = requireUser(request);
-      await service.amendPassword(principal, parse(ZAmendPasswordRequest, request.body));
+      await service.amendPassword(principal, parse(ZAmendPasswordRequest, request.body), meta(request));
       return ok(request, null, 'password_changed');
     });
 
@@ -84,7 +84,7 @@ export function accountRoutes(service: AccountsService, reference: ReferenceServ
     app.get(ApiPath.inviteInfo, async (request) => ok(request, await service.inviteInfo(requireUser(request))));
 
     app.post(ApiPath.forgetPassword, limited(ROUTE_LIMITS.password), async (request) => {
-      await service.forgetPassword(parse(ZForgetPasswordRequest, request.body));
+      await service.forgetPassword(parse(ZForgetPasswordRequest, request.body), meta(request));
       return ok(request, null, 'password_reset');
     });
 

@@ -84,6 +84,12 @@ export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
  */
 export const LOGIN_CAPTCHA_AFTER = 5;
 export const LOGIN_STEP_UP_WINDOW_MS = 86_400_000;
+/**
+ * Unknown invite codes one address may try a day: registration tells an unknown code apart (the form
+ * needs it), so without a budget it would be an oracle for which codes exist.
+ */
+export const INVITE_LOOKUP_MAX_MISSES = 10;
+export const INVITE_LOOKUP_WINDOW_MS = 86_400_000;
 
 const ID_COLLISION_RETRIES = 5;
 
@@ -107,6 +113,8 @@ export class AccountsService {
   private readonly addressFailures: FailureLimiter;
   /** Keyed by account. */
   private readonly accountFailures: FailureLimiter;
+  /** Keyed by address: unknown invite codes. */
+  private readonly inviteMisses: FailureLimiter;
   private dummyHash: Promise<string> | null = null;
   private readonly sessionCache: SessionCache;
   /** Every request of a session the cache does not hold runs it: built once, not per call. */
@@ -115,6 +123,7 @@ export class AccountsService {
   constructor(private readonly deps: AccountsServiceDeps) {
     this.addressFailures = new FailureLimiter(deps.db, deps.clock, 'address', LOGIN_MAX_FAILURES, LOGIN_FAILURE_WINDOW_MS);
     this.accountFailures = new FailureLimiter(deps.db, deps.clock, 'account', LOGIN_CAPTCHA_AFTER, LOGIN_STEP_UP_WINDOW_MS);
+    this.inviteMisses = new FailureLimiter(deps.db, deps.clock, 'invite', INVITE_LOOKUP_MAX_MISSES, INVITE_LOOKUP_WINDOW_MS);
     this.sessionCache = new SessionCache(deps.clock);
     this.liveSession = deps.db
       .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt, isDemo: users.isDemo })
@@ -318,8 +327,9 @@ export class AccountsService {
 
   /**
    * Sends a register code only to an unregistered destination (saying so, which registration needs
-   * anyway) and a reset code only to a registered one. A reset request for an unknown destination gets
-   * the same success answer without sending anything, so the reset form does not reveal accounts.
+   * anyway) and a reset code only to a registered one. A reset request for an unknown destination does
+   * the same work (a code is stored, under the same minute and daily rules) but sends it to nobody, so
+   * every answer of the reset form and of forget_password is the same with and without an account.
    */
   async sendCode(channel: Channel, input: TSendCodeRequest, meta: RequestMeta) {
     const answer = { resend_after: CODE_RESEND_SECONDS, expires_in: CODE_TTL_SECONDS };
@@ -334,6 +344,7 @@ export class AccountsService {
       }
       if (existing) throw conflict('account_exists');
     } else if (!existing) {
+      await this.deps.codes.issue({ ...target, userId: null });
       return answer;
     }
     await this.issueAndDeliver({ ...target, userId: existing?.id ?? null }, meta.lang);
@@ -385,17 +396,8 @@ export class AccountsService {
     const { target, find, email, phone } = await this.destination(channel, given, input.area_id, CodePurpose.register);
     if (phone) await this.deps.reference.refuseRestricted(phone.countries, meta.lang);
     if (await find()) throw conflict('account_exists');
-    let invitedBy: number | null = null;
-    if (input.invite_code) {
-      const [inviter] = await this.db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.inviteCode, input.invite_code.toUpperCase()), eq(users.isDemo, 0)))
-        .limit(1);
-      if (!inviter) throw rejected('invite_code_unknown');
-      invitedBy = inviter.id;
-    }
-    const codeId = await this.deps.codes.check(target, input.sms_code);
+    const invitedBy = input.invite_code ? await this.inviterOf(input.invite_code, meta) : null;
+    const codeId = await this.deps.codes.check(target, input.sms_code, meta.ip);
     const passwordHash = await hashPassword(input.password);
     const { userId, token } = await this.db.transaction(async (tx) => {
       await this.deps.codes.consume(tx, codeId);
@@ -413,6 +415,21 @@ export class AccountsService {
       return { userId: user.id, token: await this.createSession(tx, user.id, meta) };
     });
     return { token, user: await this.view(userId) };
+  }
+
+  /** The real account an invite code belongs to; each unknown code spends one of the address's tries. */
+  private async inviterOf(inviteCode: string, meta: RequestMeta): Promise<number> {
+    const address = [addressKey(meta.ip)];
+    const counted = await this.inviteMisses.failIfRoom(address);
+    if (!counted.counted) throw tooManyRequests(counted.blockedForMs);
+    const [inviter] = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.inviteCode, inviteCode.toUpperCase()), eq(users.isDemo, 0)))
+      .limit(1);
+    if (!inviter) throw rejected('invite_code_unknown');
+    await this.inviteMisses.takeBack(address, counted.at);
+    return inviter.id;
   }
 
   private async loginCandidates(account: string): Promise<UserRow[]> {
@@ -622,9 +639,9 @@ export class AccountsService {
   }
 
   /** Needs a reset code sent to the user's own email (type 1) or phone (type 2); other sessions end. */
-  async amendPassword(principal: Principal, input: TAmendPasswordRequest): Promise<void> {
+  async amendPassword(principal: Principal, input: TAmendPasswordRequest, meta: RequestMeta): Promise<void> {
     const { user, target } = await this.ownContact(principal, input.type);
-    const codeId = await this.deps.codes.check(target, input.auth_code);
+    const codeId = await this.deps.codes.check(target, input.auth_code, meta.ip);
     const passwordHash = await hashPassword(input.new_password);
     const revoked = await this.db.transaction(async (tx) => {
       await this.deps.codes.consume(tx, codeId);
@@ -635,13 +652,14 @@ export class AccountsService {
   }
 
   /** Resets the password with a code sent to the account's email or phone; every session ends. */
-  async forgetPassword(input: TForgetPasswordRequest): Promise<void> {
+  async forgetPassword(input: TForgetPasswordRequest, meta: RequestMeta): Promise<void> {
     const channel: Channel = input.type === AccountType.email ? 'email' : 'sms';
     const { target, find } = await this.destination(channel, input.account, input.area_id, CodePurpose.reset);
     const user = await find();
-    // Unknown destinations never receive a reset code, so they end here like a missing code.
-    const codeId = await this.deps.codes.check({ ...target, userId: user?.id ?? null }, input.auth_code);
-    if (!user || user.isDemo === 1) throw rejected('code_not_found');
+    // An unknown destination's code (see sendCode) was sent to nobody: its checks answer as a known
+    // one's do, and one guessed by chance is only a wrong code.
+    const codeId = await this.deps.codes.check({ ...target, userId: user?.id ?? null }, input.auth_code, meta.ip);
+    if (!user || user.isDemo === 1) throw rejected('code_incorrect');
     const passwordHash = await hashPassword(input.new_password);
     const revoked = await this.db.transaction(async (tx) => {
       await this.deps.codes.consume(tx, codeId);
