@@ -167,7 +167,7 @@ describe.each(DB_KINDS)('deposit lifecycle on %s', (kind) => {
     expect(voided).toMatchObject({
       code: 1,
       msg: 'Deposit voided',
-      data: { status: 3, status_name: 'Invalid', remark: 'Duplicate of an earlier request' },
+      data: { status: 3, status_name: 'Voided by us', status_reason: 'voided', remark: 'Duplicate of an earlier request' },
     });
     expect(await creditsOf(submitted.data.id)).toEqual([]);
   });

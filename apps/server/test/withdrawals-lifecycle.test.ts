@@ -138,7 +138,7 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
 
     const cancelled = await server.cancel(trader, ids[1]!);
     expect(cancelled).toMatchObject({ code: 1, msg: 'Withdrawal cancelled; the funds are available again' });
-    expect(cancelled.data).toMatchObject({ status: 3, status_name: 'Invalid' });
+    expect(cancelled.data).toMatchObject({ status: 3, status_name: 'Cancelled by you', status_reason: 'cancelled' });
     expect(await walletOf(server, trader.userId)).toEqual({ balance: '1000.00', lock: '300.00' });
 
     const voided = await server.operator('void', ids[2]!, { reason: 'Duplicate request' });

@@ -12,6 +12,7 @@ export * from './schemas/accounts.js';
 export * from './schemas/cashier.js';
 export * from './schemas/common.js';
 export * from './schemas/content.js';
+export * from './schemas/decisions.js';
 export * from './schemas/feedback.js';
 export * from './schemas/identity.js';
 export * from './schemas/notices.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { uploadRef } from './cashier.js';
 import { inputOrDefault, intFromInput, pageQuery, positiveIntId, requiredText, safeText } from './common.js';
+import { decisionRequest } from './decisions.js';
 
 /** Real-name review_status (spec §4): 0 not submitted or sent back, 1 under review, 2 verified. */
 export const RealNameStatus = { none: 0, underReview: 1, verified: 2 } as const;
@@ -45,5 +46,5 @@ export const ZIdentityListQuery = pageQuery.extend({
 
 export const ZIdentityUserParams = z.object({ userId: positiveIntId('identity_not_found') });
 
-/** The reason a user reads when their submission is sent back. */
-export const ZIdentityRejectRequest = z.object({ reason: requiredText('reject_reason_required', 500) });
+/** The reason a user reads when their submission is sent back, and the operator's optional internal note. */
+export const ZIdentityRejectRequest = decisionRequest('reject_reason_required', 500);

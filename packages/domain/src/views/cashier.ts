@@ -37,6 +37,8 @@ export interface WireChannelView {
   bank_remark: string;
   min_amount: number;
   max_amount: number;
+  /** What the user writes in the transfer's payment reference so the payment is matched to them: their UID. */
+  payment_reference: string;
 }
 
 /** One step of a record's life: the status it entered, when, and why (a reason or a note). */
@@ -47,6 +49,12 @@ export interface CashierEventView {
   created_at_tran: string;
   note: string | null;
 }
+
+/**
+ * Why a record ended in status 3 (invalid), so the app can say it in words: the user cancelled it, an
+ * operator voided it, or it expired unchecked.
+ */
+export type CashierEndReason = 'cancelled' | 'voided' | 'expired';
 
 /** A deposit record (`quick_ist`, and the answer of a submit). */
 export interface DepositView {
@@ -59,7 +67,10 @@ export interface DepositView {
   currency_code: string;
   protocol_code: string | null;
   status: DepositStatusValue;
+  /** "Expired" or "Voided by us" for status 3, as `status_reason` says. */
   status_name: string;
+  status_reason: CashierEndReason | null;
+  /** The operator's reason, written for the user. */
   remark: string | null;
   created_at: string;
   created_at_tran: string;
@@ -115,7 +126,10 @@ export interface WithdrawalView {
   bank_name: string | null;
   notes: string | null;
   status: WithdrawalStatusValue;
+  /** "Cancelled by you" or "Voided by us" for status 3, as `status_reason` says. */
   status_name: string;
+  status_reason: CashierEndReason | null;
+  /** The operator's reason, written for the user. */
   remark: string | null;
   created_at: string;
   created_at_tran: string;
@@ -130,6 +144,8 @@ export interface OperatorDepositView extends DepositView {
   /** A signed URL of the proof image, valid for a few minutes. */
   proof_url: string;
   decided_by: string | null;
+  /** The deciding operator's note for the back office; never in the user's view. */
+  internal_note: string | null;
 }
 
 /** The `WALLET` socket push: which record changed, and to what status. */

@@ -22,7 +22,10 @@ export interface IdentityReviewView {
   card_id: string;
   front_pic: string;
   reverse_pic: string;
+  /** The reason the user reads when sent back. */
   reason: string | null;
+  /** The reviewing operator's note for the back office only. */
+  internal_note: string | null;
   submitted_at: string;
   reviewed_at: string | null;
   reviewed_by: string | null;

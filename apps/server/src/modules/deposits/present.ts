@@ -3,6 +3,7 @@ import {
   DepositStatus,
   roundBalance,
   toJsonNumber,
+  type CashierEndReason,
   type CashierEventView,
   type CashierTypeValue,
   type CoinChannelView,
@@ -18,7 +19,15 @@ import type { CashierEventRow } from '../../db/cashier-events.js';
 import { SYSTEM_ACTOR, type DepositChannel, type DepositRecord } from './service.js';
 
 const amount = (value: string) => toJsonNumber(value, BALANCE_DECIMALS);
-const statusName = (status: number, lang: Language) => translate(lang, `deposit_status_${status}`);
+
+/** Status 3 says who ended it: the system when it expired unchecked, otherwise an operator's void. */
+const endReason = (status: number, actor: string | null): CashierEndReason | null =>
+  status !== DepositStatus.invalid ? null : actor === SYSTEM_ACTOR ? 'expired' : 'voided';
+
+function statusName(status: number, actor: string | null, lang: Language): string {
+  const reason = endReason(status, actor);
+  return translate(lang, reason === null ? `deposit_status_${status}` : `deposit_status_${reason}`);
+}
 
 export function presentCoinChannel(channel: DepositChannel): CoinChannelView {
   return {
@@ -31,7 +40,7 @@ export function presentCoinChannel(channel: DepositChannel): CoinChannelView {
   };
 }
 
-export function presentWireChannel(channel: DepositChannel): WireChannelView {
+export function presentWireChannel(channel: DepositChannel, paymentReference: string): WireChannelView {
   return {
     id: channel.id,
     currency_code: channel.currencyCode,
@@ -43,6 +52,7 @@ export function presentWireChannel(channel: DepositChannel): WireChannelView {
     bank_remark: channel.bankRemark,
     min_amount: amount(channel.minAmount),
     max_amount: amount(channel.maxAmount),
+    payment_reference: paymentReference,
   };
 }
 
@@ -71,7 +81,7 @@ const sameAmount = (a: string, b: string) => roundBalance(a).eq(roundBalance(b))
 function presentEvent(record: DepositRecord, event: CashierEventRow, lang: Language): CashierEventView {
   return {
     status: event.status,
-    status_name: statusName(event.status, lang),
+    status_name: statusName(event.status, event.actor, lang),
     created_at: event.createdAt.toISOString(),
     created_at_tran: formatDateTime(event.createdAt, lang),
     note: eventNote(record, event, lang),
@@ -88,7 +98,8 @@ export function presentDeposit(record: DepositRecord, lang: Language): DepositVi
     currency_code: record.currencyCode,
     protocol_code: record.protocolCode,
     status: record.status as DepositStatusValue,
-    status_name: statusName(record.status, lang),
+    status_name: statusName(record.status, record.decidedBy, lang),
+    status_reason: endReason(record.status, record.decidedBy),
     remark: record.remark ?? (closing ? eventNote(record, closing, lang) : null),
     created_at: record.createdAt.toISOString(),
     created_at_tran: formatDateTime(record.createdAt, lang),
@@ -96,7 +107,7 @@ export function presentDeposit(record: DepositRecord, lang: Language): DepositVi
   };
 }
 
-/** A record as operators see it: the user's view plus who paid where, the proof and who decided. */
+/** A record as operators see it: the user's view plus who paid where, the proof, who decided and their internal note. */
 export function presentOperatorDeposit(record: DepositRecord, lang: Language, proofUrl: string): OperatorDepositView {
   return {
     ...presentDeposit(record, lang),
@@ -105,5 +116,6 @@ export function presentOperatorDeposit(record: DepositRecord, lang: Language, pr
     from_address: record.fromAddress,
     proof_url: proofUrl,
     decided_by: record.decidedBy,
+    internal_note: record.internalNote,
   };
 }

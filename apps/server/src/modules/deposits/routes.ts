@@ -4,7 +4,7 @@ import {
   intFromInput,
   pageQuery,
   positiveIntId,
-  requiredText,
+  decisionRequest,
   ZCashierAmount,
   ZCoinDepositRequest,
   ZDepositListQuery,
@@ -45,7 +45,7 @@ export const ZDepositQueueQuery = pageQuery.extend({
   uid: positiveIntId('uid_invalid').optional(),
 });
 const ZApproveRequest = z.object({ credited_amount: ZCashierAmount.optional() });
-const ZDecisionReason = z.object({ reason: requiredText('deposit_reason_required', 200) });
+const ZDecisionReason = decisionRequest('deposit_reason_required', 200);
 
 export function depositRoutes(deposits: DepositsService) {
   const operatorView = (record: DepositRecord, request: FastifyRequest): OperatorDepositView =>
@@ -67,9 +67,13 @@ export function depositRoutes(deposits: DepositsService) {
     });
 
     app.get(ApiPath.wireInfo, DEPOSIT_LIMITS.read, async (request) => {
-      requireRealUser(request);
+      const { userId } = requireRealUser(request);
       const { bank_coin } = parse(ZWireInfoQuery, request.query);
-      return ok<WireChannelView[]>(request, (await deposits.wireOptions(bank_coin)).map(presentWireChannel));
+      const [options, reference] = await Promise.all([deposits.wireOptions(bank_coin), deposits.paymentReference(userId)]);
+      return ok<WireChannelView[]>(
+        request,
+        options.map((channel) => presentWireChannel(channel, reference)),
+      );
     });
 
     app.post(ApiPath.chargeSubmit, DEPOSIT_LIMITS.submit, async (request) => {
@@ -113,8 +117,8 @@ export function depositRoutes(deposits: DepositsService) {
       app.post(path, allow('finance'), async (request) => {
         const operator = requireOperator(request);
         const { id } = parse(ZRecordIdRequest, request.params);
-        const { reason } = parse(ZDecisionReason, requestInput(request));
-        const outcome = await decide(id, { ...operator, ip: request.ip }, reason);
+        const { reason, internal_note } = parse(ZDecisionReason, requestInput(request));
+        const outcome = await decide(id, { ...operator, ip: request.ip }, { reason, internalNote: internal_note ?? null });
         return ok(request, operatorView(outcome.deposit, request), outcome.msgKey);
       });
     }

@@ -18,7 +18,7 @@ import type { Db, Executor } from '../../db/client.js';
 import { IdempotencyStore, type IdempotentRequest } from '../../db/idempotency.js';
 import { rowsOf } from '../../db/rows.js';
 import { cashierTimelines, recordCashierEvent, type CashierEventRow } from '../../db/cashier-events.js';
-import { cashierEvents, depositChannels, deposits } from '../../db/schema.js';
+import { cashierEvents, depositChannels, deposits, users } from '../../db/schema.js';
 import type { EventBus } from '../../realtime/bus.js';
 import { translate } from '../../i18n/catalog.js';
 import type { AuditService } from '../audit/service.js';
@@ -55,6 +55,12 @@ export interface DepositRecord extends DepositRow {
 export interface DepositOutcome {
   deposit: DepositRecord;
   msgKey: string;
+}
+
+/** An operator's words on a decision: `reason` is written for the user, `internalNote` for the back office only. */
+export interface OperatorReason {
+  reason: string;
+  internalNote: string | null;
 }
 
 export const DEPOSIT_PAGE_SIZE = 20;
@@ -104,6 +110,13 @@ export class DepositsService {
   wireOptions(currency?: string): Promise<DepositChannel[]> {
     const type = eq(depositChannels.type, CashierType.bank);
     return this.enabledChannels(currency ? and(type, eq(depositChannels.currencyCode, currency.toUpperCase()))! : type);
+  }
+
+  /** What the user writes in a wire's payment reference so operators match the payment to them: their UID. */
+  async paymentReference(userId: number): Promise<string> {
+    const [user] = await this.deps.db.select({ uid: users.uid }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!user) throw notFound('deposit_not_found');
+    return String(user.uid);
   }
 
   submitCoin(userId: number, body: TCoinDepositRequest, idempotency?: IdempotentRequest): Promise<DepositOutcome> {
@@ -219,13 +232,13 @@ export class DepositsService {
     return { deposit: record, msgKey: 'deposit_approved' };
   }
 
-  /** 0 → 2: the reason is shown to the user as the record's remark. */
-  reject(id: number, operator: Decider, reason: string): Promise<DepositOutcome> {
+  /** 0 → 2: the reason is shown to the user as the record's remark; the internal note only to operators. */
+  reject(id: number, operator: Decider, reason: OperatorReason): Promise<DepositOutcome> {
     return this.close(id, operator, DepositStatus.rejected, reason, 'deposit_rejected');
   }
 
   /** 0 → 3 by an operator (a duplicate, a payment that will never arrive…), with the reason shown. */
-  void(id: number, operator: Decider, reason: string): Promise<DepositOutcome> {
+  void(id: number, operator: Decider, reason: OperatorReason): Promise<DepositOutcome> {
     return this.close(id, operator, DepositStatus.invalid, reason, 'deposit_voided');
   }
 
@@ -310,11 +323,17 @@ export class DepositsService {
       .orderBy(asc(depositChannels.sort), asc(depositChannels.id));
   }
 
-  private async close(id: number, operator: Decider, status: number, reason: string, msgKey: string): Promise<DepositOutcome> {
+  private async close(
+    id: number,
+    operator: Decider,
+    status: number,
+    { reason, internalNote }: OperatorReason,
+    msgKey: string,
+  ): Promise<DepositOutcome> {
     const action = status === DepositStatus.rejected ? 'deposit.reject' : 'deposit.void';
     const deposit = await this.deps.db.transaction(async (tx) => {
       const now = this.deps.clock.now();
-      const row = await this.decide(tx, id, { status, remark: reason, decidedBy: operator.actor, decidedAt: now });
+      const row = await this.decide(tx, id, { status, remark: reason, internalNote, decidedBy: operator.actor, decidedAt: now });
       await this.event(tx, row.id, status, operator.actor, reason, now);
       await this.audit(tx, operator, action, row, reason);
       return this.owned(row.userId, row.id, tx);
@@ -337,7 +356,13 @@ export class DepositsService {
         targetType: 'deposit',
         targetId: row.id,
         before: { status: DepositStatus.unchecked, amount: row.amount, user_id: row.userId },
-        after: { status: row.status, amount: row.amount, credited_amount: row.creditedAmount, reason },
+        after: {
+          status: row.status,
+          amount: row.amount,
+          credited_amount: row.creditedAmount,
+          reason,
+          internal_note: row.internalNote,
+        },
         ip: operator.ip,
       },
       tx,

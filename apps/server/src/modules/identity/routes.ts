@@ -35,8 +35,9 @@ export function identityRoutes(identity: IdentityService) {
     app.post(IdentityAdminPath.reject, allow('compliance'), async (request) => {
       const operator = requireOperator(request);
       const { userId } = parse(ZIdentityUserParams, request.params);
-      const { reason } = parse(ZIdentityRejectRequest, request.body);
-      return ok(request, await identity.reject(userId, { ...operator, ip: request.ip }, reason), 'identity_rejected');
+      const { reason, internal_note } = parse(ZIdentityRejectRequest, request.body);
+      const decided = await identity.reject(userId, { ...operator, ip: request.ip }, reason, internal_note ?? null);
+      return ok(request, decided, 'identity_rejected');
     });
 
     app.get(IdentityAdminPath.cardId, allow('compliance'), async (request) => {

@@ -88,6 +88,7 @@ export class IdentityService {
         frontUploadId: request.front_pic,
         reverseUploadId: request.reverse_pic,
         reason: null,
+        internalNote: null,
         submittedAt: this.clock.now(),
         reviewedAt: null,
         reviewedBy: null,
@@ -164,6 +165,7 @@ export class IdentityService {
       front_pic: this.uploads.signedUrl(row.frontUploadId),
       reverse_pic: this.uploads.signedUrl(row.reverseUploadId),
       reason: row.reason,
+      internal_note: row.internalNote,
       submitted_at: row.submittedAt.toISOString(),
       reviewed_at: row.reviewedAt?.toISOString() ?? null,
       reviewed_by: row.reviewedBy,
@@ -202,11 +204,12 @@ export class IdentityService {
     operator: Decider,
     to: RealNameStatusValue,
     reason: string | null,
+    internalNote: string | null,
   ): Promise<IdentityReviewView> {
     const row = await this.db.transaction(async (tx) => {
       const [changed] = await tx
         .update(realNameRecords)
-        .set({ reviewStatus: to, reason, reviewedAt: this.clock.now(), reviewedBy: operator.actor })
+        .set({ reviewStatus: to, reason, internalNote, reviewedAt: this.clock.now(), reviewedBy: operator.actor })
         .where(and(eq(realNameRecords.userId, userId), eq(realNameRecords.reviewStatus, RealNameStatus.underReview)))
         .returning();
       if (!changed) {
@@ -220,7 +223,7 @@ export class IdentityService {
           targetType: 'kyc',
           targetId: userId,
           before: { review_status: RealNameStatus.underReview },
-          after: { review_status: to, reason },
+          after: { review_status: to, reason, internal_note: internalNote },
           ip: operator.ip,
         },
         tx,
@@ -240,11 +243,12 @@ export class IdentityService {
   }
 
   approve(userId: number, operator: Decider): Promise<IdentityReviewView> {
-    return this.decide(userId, operator, RealNameStatus.verified, null);
+    return this.decide(userId, operator, RealNameStatus.verified, null, null);
   }
 
-  reject(userId: number, operator: Decider, reason: string): Promise<IdentityReviewView> {
-    return this.decide(userId, operator, RealNameStatus.none, reason);
+  /** Sends a submission back: the user reads `reason`; `internalNote` stays in the back office and the audit. */
+  reject(userId: number, operator: Decider, reason: string, internalNote: string | null = null): Promise<IdentityReviewView> {
+    return this.decide(userId, operator, RealNameStatus.none, reason, internalNote);
   }
 
   /** The full ID number; each reveal is an audit row naming who asked (written before the number is shown) and a log line. */

@@ -46,7 +46,11 @@ export class AdjustmentsService {
     },
   ) {}
 
-  async create(input: { uid: number; amount: string; reason: string }, maker: Signer): Promise<AdjustmentRecord> {
+  /** `reason` is the client-facing text (the ledger memo, the e-mail); `internalNote` stays in the back office. */
+  async create(
+    input: { uid: number; amount: string; reason: string; internalNote: string | null },
+    maker: Signer,
+  ): Promise<AdjustmentRecord> {
     const [user] = await this.deps.db.select({ id: users.id }).from(users).where(eq(users.uid, input.uid)).limit(1);
     if (!user) throw notFound('adjustment_user_not_found');
     return this.deps.db.transaction(async (tx) => {
@@ -56,6 +60,7 @@ export class AdjustmentsService {
           userId: user.id,
           amount: dec(input.amount).toFixed(2),
           reason: input.reason,
+          internalNote: input.internalNote,
           status: AdjustmentStatus.waiting,
           makerId: maker.id,
           makerEmail: maker.email,
@@ -66,6 +71,7 @@ export class AdjustmentsService {
         status: row!.status,
         amount: row!.amount,
         reason: row!.reason,
+        internal_note: row!.internalNote,
       });
       return { ...row!, uid: input.uid };
     });

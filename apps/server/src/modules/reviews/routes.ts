@@ -7,6 +7,7 @@ import {
   positiveIntId,
   requiredText,
   optionalText,
+  INTERNAL_NOTE_MAX,
   type OperatorRole,
   type WithdrawalStatusValue,
   ZIdentityListQuery,
@@ -58,6 +59,7 @@ const ZAdjustmentRequest = z.object({
   uid: positiveIntId('uid_invalid'),
   amount: ZAdjustmentAmount,
   reason: requiredText('adjustment_reason_required', 200),
+  internal_note: optionalText(INTERNAL_NOTE_MAX),
 });
 const ZAdjustmentQuery = pageQuery.extend({
   status: intFromInput('adjustment_status_invalid', (number) =>
@@ -88,6 +90,7 @@ function presentAdjustment(row: AdjustmentRecord) {
     uid: row.uid,
     amount: dec(row.amount).toNumber(),
     reason: row.reason,
+    internal_note: row.internalNote,
     status: row.status,
     maker: row.makerEmail,
     checker: row.checkerEmail,
@@ -214,8 +217,9 @@ export function reviewRoutes(services: ReviewServices) {
 
     app.post(REVIEW_PATHS.adjustments, allow('finance'), async (request) => {
       const operator = requireOperator(request);
-      const body = parse(ZAdjustmentRequest, requestInput(request));
-      return ok(request, presentAdjustment(await adjustments.create(body, signer(operator, request))), 'adjustment_created');
+      const { internal_note, ...body } = parse(ZAdjustmentRequest, requestInput(request));
+      const created = await adjustments.create({ ...body, internalNote: internal_note ?? null }, signer(operator, request));
+      return ok(request, presentAdjustment(created), 'adjustment_created');
     });
 
     app.get(REVIEW_PATHS.adjustments, allow('finance'), async (request) => {

@@ -2,6 +2,7 @@ import {
   BALANCE_DECIMALS,
   toJsonNumber,
   WithdrawalStatus,
+  type CashierEndReason,
   type CashierEventView,
   type CashierTypeValue,
   type DrawMethodView,
@@ -12,7 +13,7 @@ import {
 } from '@pipwise/domain';
 import { translate } from '../../i18n/catalog.js';
 import { formatDateTime } from '../trading/present.js';
-import type { CurrencyRow, EventRow, MethodRecord, WithdrawalRecord } from './service.js';
+import { USER_ACTOR, type CurrencyRow, type EventRow, type MethodRecord, type WithdrawalRecord } from './service.js';
 
 const STATUS_KEYS: Record<WithdrawalStatusValue, string> = {
   [WithdrawalStatus.unreviewed]: 'withdraw_status_unreviewed',
@@ -21,7 +22,14 @@ const STATUS_KEYS: Record<WithdrawalStatusValue, string> = {
   [WithdrawalStatus.invalid]: 'withdraw_status_invalid',
 };
 
-const statusName = (status: number, lang: Language) => translate(lang, STATUS_KEYS[status as WithdrawalStatusValue]);
+/** Status 3 says who ended it: the user's own cancel, otherwise an operator's void. */
+const endReason = (status: number, actor: string | null): CashierEndReason | null =>
+  status !== WithdrawalStatus.invalid ? null : actor === USER_ACTOR ? 'cancelled' : 'voided';
+
+function statusName(status: number, actor: string | null, lang: Language): string {
+  const reason = endReason(status, actor);
+  return translate(lang, reason === null ? STATUS_KEYS[status as WithdrawalStatusValue] : `withdraw_status_${reason}`);
+}
 const amount = (value: string) => toJsonNumber(value, BALANCE_DECIMALS);
 
 export function presentCurrency(currency: CurrencyRow): WithdrawCurrencyView {
@@ -60,7 +68,7 @@ export function presentMethod({ method, currency }: MethodRecord, now: Date): Dr
 function presentEvent(event: EventRow, lang: Language): CashierEventView {
   return {
     status: event.status,
-    status_name: statusName(event.status, lang),
+    status_name: statusName(event.status, event.actor, lang),
     created_at: event.createdAt.toISOString(),
     created_at_tran: formatDateTime(event.createdAt, lang),
     note: event.note,
@@ -80,7 +88,8 @@ export function presentWithdrawal({ withdrawal, timeline }: WithdrawalRecord, la
     bank_name: withdrawal.bankName,
     notes: withdrawal.memo,
     status: withdrawal.status as WithdrawalStatusValue,
-    status_name: statusName(withdrawal.status, lang),
+    status_name: statusName(withdrawal.status, withdrawal.decidedBy, lang),
+    status_reason: endReason(withdrawal.status, withdrawal.decidedBy),
     remark: withdrawal.remark,
     created_at: withdrawal.createdAt.toISOString(),
     created_at_tran: formatDateTime(withdrawal.createdAt, lang),
@@ -102,5 +111,7 @@ export function presentOperatorWithdrawal(record: WithdrawalRecord, lang: Langua
     first_approved_at: withdrawal.firstApprovedAt?.toISOString() ?? null,
     needs_second_approval: needsSecondApproval,
     decided_by: withdrawal.decidedBy,
+    /** The deciding operator's note for the back office; never in the user's view. */
+    internal_note: withdrawal.internalNote,
   };
 }

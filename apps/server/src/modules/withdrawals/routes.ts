@@ -3,7 +3,7 @@ import {
   intFromInput,
   pageQuery,
   positiveIntId,
-  requiredText,
+  decisionRequest,
   WithdrawalStatus,
   ZBindDrawMethodRequest,
   ZDeleteDrawMethodRequest,
@@ -47,7 +47,7 @@ export const ZWithdrawalQueueQuery = pageQuery.extend({
   uid: positiveIntId('uid_invalid').optional(),
 });
 const ZRecordPath = z.object({ id: positiveIntId('record_invalid') });
-const ZDecisionReason = z.object({ reason: requiredText('withdraw_reason_required', 200) });
+const ZDecisionReason = decisionRequest('withdraw_reason_required', 200);
 
 export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config, clock: Clock) {
   return (app: FastifyInstance) => {
@@ -115,8 +115,14 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config
     const decide = (decision: Decision, needsReason: boolean) => async (request: FastifyRequest) => {
       const operator = requireOperator(request);
       const { id } = parse(ZRecordPath, request.params);
-      const reason = needsReason ? parse(ZDecisionReason, requestInput(request)).reason : null;
-      const outcome = await withdrawals.decide(id, decision, { ...operator, ip: request.ip }, reason);
+      const words = needsReason ? parse(ZDecisionReason, requestInput(request)) : null;
+      const outcome = await withdrawals.decide(
+        id,
+        decision,
+        { ...operator, ip: request.ip },
+        words?.reason ?? null,
+        words?.internal_note ?? null,
+      );
       const threshold = await withdrawals.fourEyesThreshold();
       const view = presentOperatorWithdrawal(
         outcome.record,

@@ -85,6 +85,8 @@ export interface WithdrawalsDeps {
 export const WITHDRAWAL_PAGE_SIZE = 20;
 const HOUR_MS = 3_600_000;
 const REF_TYPE = 'withdrawal';
+/** The actor of the user's own cancel (an operator is 'operator:<email>'). */
+export const USER_ACTOR = 'user';
 
 /** What an operator decides: the status it moves to, and the confirmation it answers with. */
 const DECISIONS = {
@@ -297,7 +299,7 @@ export class WithdrawalsService {
   /** The user's cancel of their own request while it is unreviewed: the locked amount is free again. */
   async cancel(userId: number, id: number): Promise<WithdrawalRecord> {
     await this.db.transaction(async (tx) => {
-      await this.transition(tx, id, WithdrawalStatus.invalid, 'user', null, userId);
+      await this.transition(tx, id, WithdrawalStatus.invalid, USER_ACTOR, null, userId);
       // Nothing is left to review: an operator's claim on it ends with it.
       await this.deps.claims.releaseAll(tx, 'withdrawals', id);
     });
@@ -310,9 +312,16 @@ export class WithdrawalsService {
    * `withdraw_four_eyes_above` (the amount is in USD, the balance's currency) the first approval is only
    * recorded and a different operator's approval completes it; rejecting or voiding needs one operator
    * at any point. The audit row and the end of the item's claim commit with the decision; the user is
-   * told of the outcome once it is final.
+   * told of the outcome once it is final. `reason` is written for the user; `internalNote` stays in the
+   * back office and the audit.
    */
-  async decide(id: number, decision: Decision, operator: Decider, reason: string | null): Promise<DecisionOutcome> {
+  async decide(
+    id: number,
+    decision: Decision,
+    operator: Decider,
+    reason: string | null,
+    internalNote: string | null = null,
+  ): Promise<DecisionOutcome> {
     const { status, msgKey } = DECISIONS[decision];
     const threshold = await this.fourEyesThreshold();
     const outcome = await this.db.transaction(async (tx) => {
@@ -329,7 +338,7 @@ export class WithdrawalsService {
         await this.audit(tx, operator, 'withdrawal.first_approve', current, row, null);
         return { row, firstApproval: true };
       }
-      const row = await this.transition(tx, id, status, operator.actor, reason);
+      const row = await this.transition(tx, id, status, operator.actor, reason, undefined, internalNote);
       if (status === WithdrawalStatus.completed) {
         const sent = dec(row.amount).minus(row.fee);
         const posting = { userId: row.userId, refType: REF_TYPE, refId: row.id, memoParams: { id: row.id } } as const;
@@ -389,6 +398,7 @@ export class WithdrawalsService {
       fee: row.fee,
       first_approved_by: row.firstApprovedBy,
       decided_by: row.decidedBy,
+      internal_note: row.internalNote,
     });
     await this.deps.audit.record(
       {
@@ -437,12 +447,13 @@ export class WithdrawalsService {
     actor: string,
     note: string | null,
     ownerId?: number,
+    internalNote: string | null = null,
   ): Promise<WithdrawalRow> {
     const now = this.deps.clock.now();
     const owned = ownerId === undefined ? undefined : eq(withdrawals.userId, ownerId);
     const [row] = await tx
       .update(withdrawals)
-      .set({ status, remark: note, decidedBy: actor, decidedAt: now })
+      .set({ status, remark: note, internalNote, decidedBy: actor, decidedAt: now })
       .where(and(eq(withdrawals.id, id), eq(withdrawals.status, WithdrawalStatus.unreviewed), owned))
       .returning();
     if (!row) {
