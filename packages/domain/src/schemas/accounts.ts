@@ -155,6 +155,25 @@ export const PUBLIC_SETTING_KEYS = [
 ] as const;
 export type PublicSettingKey = (typeof PUBLIC_SETTING_KEYS)[number];
 
+/** An absolute http(s) address: a host name (no user or password before it), an optional port, no spaces. */
+const isWebAddress = (value: string) => /^https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?([/?#]\S*)?$/i.test(value);
+
+/** A path of this site: one leading slash (`//host` and `/\host` lead browsers to another site). */
+const isSitePath = (value: string) => /^\/(?![/\\])\S*$/.test(value);
+
+/**
+ * `service_link`: none (''), a web address or a path of this site, which the app frames or opens. Never
+ * a script or data address: `javascript:` in a link the app opens runs in the app's origin.
+ */
+export const ZServiceLinkSetting = safeText()
+  .max(2000)
+  .refine((value) => value === '' || isWebAddress(value) || isSitePath(value));
+
+/** `complaint_email`: none ('') or an e-mail address, which the app shows and writes to. */
+export const ZComplaintEmailSetting = safeText()
+  .max(254)
+  .refine((value) => value === '' || z.email().safeParse(value).success);
+
 /** The user as the client sees it (spec §3). `area_code` is the dialling code (e.g. "+852"), "" without a phone. */
 export interface UserView {
   id: number;

@@ -1,4 +1,11 @@
-import { forbidden, invalid, MONEY_SETTING_KEYS, safeText, type OperatorRole } from '@pipwise/domain';
+import {
+  forbidden,
+  invalid,
+  MONEY_SETTING_KEYS,
+  ZComplaintEmailSetting,
+  ZServiceLinkSetting,
+  type OperatorRole,
+} from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
@@ -14,12 +21,12 @@ const positiveInteger = z.string().regex(/^[1-9]\d{0,8}$/);
 const SETTING_RULES: Record<SettingKey, z.ZodType<string>> = {
   verify_reg_type: z.enum(['1', '2', '3']),
   is_show_mobile: flag,
-  service_link: safeText().max(2000),
+  service_link: ZServiceLinkSetting,
   service_link_type: z.enum(['1', '2', '3']),
   trade_fee_type: z.enum(['1', '2']),
   demo_start_balance: nonNegative,
   stop_out_level: nonNegative,
-  complaint_email: safeText().max(254),
+  complaint_email: ZComplaintEmailSetting,
   withdraw_requires_kyc: flag,
   payout_method_cooldown_hours: nonNegative,
   deposit_expiry_days: positiveInteger,
