@@ -8,6 +8,7 @@ import { useDepositsQuery } from '../../api/queries/deposits';
 import { Screen } from '../../components/Screen';
 import { PagedList } from '../../components/PagedList';
 import { formatDateTime, formatMoney } from '../../i18n/format';
+import { depositAmounts } from './amounts';
 import './charge.css';
 
 const ALL = 'all';
@@ -79,11 +80,18 @@ const typeName = (type: CashierTypeValue) => (type === CashierType.bank ? 'charg
 
 function DepositRow({ record, onOpen }: { record: DepositView; onOpen: (record: DepositView) => void }) {
   const { t } = useTranslation();
+  const { shown, declared } = depositAmounts(record);
+  const ended = record.status === DepositStatus.rejected || record.status === DepositStatus.invalid;
   return (
     <button type="button" className="deposit-row" data-deposit-id={record.id} onClick={() => onOpen(record)}>
       <span className="deposit-row-head">
         <span className="deposit-amount">
-          <span className="num">{formatMoney(record.number)}</span> {record.currency_code}
+          <span className="num">{formatMoney(shown)}</span> {record.currency_code}
+          {declared !== null && (
+            <span className="deposit-declared">
+              {t('charge.declared_short')} <span className="num">{formatMoney(declared)}</span>
+            </span>
+          )}
         </span>
         <span className={`deposit-status ${STATUS_TONE[record.status] ?? ''}`}>{record.status_name}</span>
       </span>
@@ -91,9 +99,7 @@ function DepositRow({ record, onOpen }: { record: DepositView; onOpen: (record: 
         <span>{t(typeName(record.type))}</span>
         <span className="num">{formatDateTime(record.created_at)}</span>
       </span>
-      {record.status === DepositStatus.rejected && record.remark && (
-        <span className="deposit-remark">{t('charge.reason', { reason: record.remark })}</span>
-      )}
+      {ended && record.remark && <span className="deposit-remark">{t('charge.reason', { reason: record.remark })}</span>}
     </button>
   );
 }

@@ -68,7 +68,15 @@ function WireForm({ account, onDone }: { account: WireChannelView; onDone: () =>
         <CopyText label={t('charge.bank_swift')} value={account.bank_swift} mono />
         <CopyText label={t('charge.payee_name')} value={account.payee_name} />
         <CopyText label={t('charge.payee_account')} value={account.payee_account} mono />
-        <CopyText label={t('charge.bank_remark')} value={account.bank_remark} />
+        <CopyText label={t('charge.payment_reference')} value={account.payment_reference} mono />
+        <p className="charge-hint">{t('charge.payment_reference_hint')}</p>
+        {account.bank_remark && (
+          // The operator's own words about this account: read, not pasted anywhere, so no copy button.
+          <p className="charge-bank-remark">
+            <span className="copy-label">{t('charge.bank_remark')}</span>
+            <bdi>{account.bank_remark}</bdi>
+          </p>
+        )}
         <p className="charge-warning">{t('charge.wire_warning', { currency: account.currency_code })}</p>
       </section>
       <DepositFields
