@@ -52,7 +52,7 @@ const app = await buildApp(ctx);
 
 for (const module of ctx.modules) await module.seed?.();
 for (const module of ctx.modules) await module.start?.();
-await enrolFirstOperator(ctx.operators, (line) => console.log(line));
+await enrolFirstOperator(ctx.operators, (line) => console.log(line), `http://localhost:${config.port}`);
 await app.listen({ port: config.port, host: config.host });
 log.info(
   { database: database.kind, role: config.role, dataDir: config.dataDir },

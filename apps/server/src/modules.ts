@@ -35,8 +35,12 @@ export interface ContextOverrides {
 export async function createContext(deps: CoreDeps, overrides: ContextOverrides = {}): Promise<AppContext> {
   const wallet = new WalletService(deps.database.db);
   const audit = createAuditModule(deps);
-  const operators = createOperatorsModule(deps, { audit: audit.service });
-  const settings = createSettingsModule(deps, { audit: audit.service });
+  // The operators' login steps up with the accounts' captcha, which exists once accounts does (below).
+  const operators = createOperatorsModule(deps, {
+    audit: audit.service,
+    captcha: { issue: () => accounts.captcha.issue(), verify: (id, answer) => accounts.captcha.verify(id, answer) },
+  });
+  const settings = createSettingsModule(deps, { audit: audit.service, approvals: operators.approvals });
   const accounts = createAccountsModule(deps, { wallet, settings: settings.service, ...overrides.accounts });
   const market = createMarketModule(deps, { audit: audit.service });
   const restrictions = new RestrictionsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock });
@@ -47,7 +51,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
   const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });
   const claims = createReviewClaims(deps, { settings: settings.service, audit: audit.service });
-  const decisions = { audit: audit.service, claims, notifier: accounts.service };
+  const decisions = { audit: audit.service, claims, notifier: accounts.service, fourEyes: operators.fourEyes };
   const identity = createIdentityModule(deps, { uploads: uploads.service, ...decisions });
   const deposits = createDepositsModule(deps, { wallet, settings: settings.service, uploads: uploads.service, ...decisions });
   const feedback = createFeedbackModule(deps, { uploads: uploads.service, audit: audit.service });

@@ -1,7 +1,7 @@
 import type { OperatorRole } from '@pipwise/domain';
 import { eq } from 'drizzle-orm';
 import { auditLog } from '../src/db/schema.js';
-import { ManualClock, totpCode, type TestServer } from './harness.js';
+import { enrolOperator, ManualClock, totpCode, type TestServer } from './harness.js';
 
 export interface TestOperator {
   id: number;
@@ -13,13 +13,23 @@ export interface TestOperator {
 
 let sequence = 0;
 
-/** An operator made straight through the service (as the first start and the command line do). */
-export async function newOperator(server: TestServer, role: OperatorRole = 'support', name?: string): Promise<TestOperator> {
+/**
+ * An operator made straight through the service (as the first start and the command line do) and
+ * enrolled through its one-time link; `madeBy` is the operator who made it and was handed the link.
+ */
+export async function newOperator(
+  server: TestServer,
+  role: OperatorRole = 'support',
+  name?: string,
+  madeBy?: { id: number; email: string },
+): Promise<TestOperator> {
   sequence += 1;
   const email = `${name ?? `op${sequence}`}@ops.test`;
-  const enrolment = await server.ctx.operators.create({ email, role, createdBy: 'test' });
-  const found = await server.ctx.operators.find(email);
-  return { ...enrolment, id: found!.id };
+  return enrolOperator(server.ctx, server.clock, {
+    email,
+    role,
+    ...(madeBy ? { createdBy: `operator:${madeBy.email}`, createdById: madeBy.id, enrolledById: madeBy.id } : {}),
+  });
 }
 
 /** POST /admin/api/login; the code is the one the authenticator shows at `at` (default: the server's clock). */

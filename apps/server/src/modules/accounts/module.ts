@@ -58,5 +58,5 @@ export function createAccountsModule(deps: CoreDeps, options: AccountsOptions) {
     routes: accountRoutes(service, reference, captcha),
     stop: async () => smtp?.close(),
   };
-  return { service, reference, module };
+  return { service, reference, module, captcha };
 }

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ok } from '../../http/envelope.js';
 import { allow, openToOperatorsLoggingIn, requireOperator } from '../../http/operator.js';
+import { ChangeStatus, presentChange, type ApprovalsService } from './approvals.js';
+import type { Captcha } from './module.js';
 import { OPERATOR_PASSWORD_MIN_LENGTH, type OperatorsService, type OperatorView } from './service.js';
 
 const loginBody = z.object({
@@ -10,7 +12,13 @@ const loginBody = z.object({
   email: z.string().max(1000).transform(withUnsafeCharactersReplaced).pipe(z.string().trim().min(3).max(254)),
   password: z.string().min(1).max(200),
   otp: z.string().trim().max(10),
+  /** The captcha's id and the text read from it, once the e-mail's logins need one. */
+  key: z.string().max(100).optional(),
+  captcha: z.string().max(20).optional(),
 });
+const enrolmentToken = z.string().max(100);
+const enrolBody = z.object({ token: enrolmentToken, password: z.string().max(200), otp: z.string().trim().max(10) });
+const changesQuery = z.object({ status: z.enum(['0', '1', '2']).optional() });
 
 const passwordBody = z.object({ current: z.string().min(1).max(200), password: z.string().max(200) });
 const operatorBody = z.object({ email: z.string().trim().max(254).pipe(z.email()), role: z.enum(OPERATOR_ROLES) });
@@ -32,8 +40,55 @@ function idOf(params: unknown, key: string): number {
   return parsed.data.id;
 }
 
-export function operatorRoutes(operators: OperatorsService) {
+const enoughPassword = (password: string) => [...password].length >= OPERATOR_PASSWORD_MIN_LENGTH;
+
+export function operatorRoutes(operators: OperatorsService, approvals: ApprovalsService, captcha: Captcha) {
   return (app: FastifyInstance) => {
+    /** The accounts' captcha, for a login that has to step up. */
+    app.get('/admin/api/captcha', openToOperatorsLoggingIn(), async (request) => ok(request, await captcha.issue()));
+
+    /** The enrolment link's first step: the new operator's TOTP secret, for their authenticator app. */
+    app.post('/admin/api/enrolment/begin', openToOperatorsLoggingIn(), async (request) => {
+      const parsed = z.object({ token: enrolmentToken }).safeParse(request.body);
+      if (!parsed.success) throw invalid('operator_enrolment_invalid');
+      return ok(request, await operators.beginEnrolment(parsed.data.token));
+    });
+
+    /** The enrolment's end: their own password and a code of that secret; answers a session, as a login does. */
+    app.post('/admin/api/enrolment/finish', openToOperatorsLoggingIn(), async (request) => {
+      const parsed = enrolBody.safeParse(request.body);
+      if (!parsed.success) throw invalid('operator_enrolment_invalid');
+      if (!enoughPassword(parsed.data.password))
+        throw invalid('operator_password_invalid', { min: OPERATOR_PASSWORD_MIN_LENGTH });
+      const session = await operators.finishEnrolment(parsed.data, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
+      return ok(request, session);
+    });
+
+    app.get('/admin/api/changes', allow('superadmin'), async (request) => {
+      requireOperator(request);
+      const parsed = changesQuery.safeParse(request.query ?? {});
+      const status = parsed.success && parsed.data.status !== undefined ? Number(parsed.data.status) : ChangeStatus.waiting;
+      return ok(request, (await approvals.list(status)).map(presentChange));
+    });
+
+    app.post('/admin/api/changes/:id/approve', allow('superadmin'), async (request) => {
+      const operator = requireOperator(request);
+      const { change, result } = await approvals.approve(idOf(request.params, 'change_not_found'), {
+        ...operator,
+        ip: request.ip,
+      });
+      return ok(request, { change: presentChange(change), result }, 'change_approved');
+    });
+
+    app.post('/admin/api/changes/:id/reject', allow('superadmin'), async (request) => {
+      const operator = requireOperator(request);
+      const change = await approvals.reject(idOf(request.params, 'change_not_found'), { ...operator, ip: request.ip });
+      return ok(request, { change: presentChange(change) }, 'change_rejected');
+    });
+
     app.post('/admin/api/login', openToOperatorsLoggingIn(), async (request) => {
       const parsed = loginBody.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_login_failed');
@@ -57,8 +112,7 @@ export function operatorRoutes(operators: OperatorsService) {
     app.post('/admin/api/me/password', allow(...OPERATOR_ROLES), async (request) => {
       const operator = requireOperator(request);
       const parsed = passwordBody.safeParse(request.body);
-      if (!parsed.success) throw invalid('operator_password_invalid', { min: OPERATOR_PASSWORD_MIN_LENGTH });
-      if ([...parsed.data.password].length < OPERATOR_PASSWORD_MIN_LENGTH) {
+      if (!parsed.success || !enoughPassword(parsed.data.password)) {
         throw invalid('operator_password_invalid', { min: OPERATOR_PASSWORD_MIN_LENGTH });
       }
       await operators.changePassword(operator, parsed.data.current, parsed.data.password, request.ip);
@@ -94,7 +148,9 @@ export function operatorRoutes(operators: OperatorsService) {
       const operator = requireOperator(request);
       const parsed = operatorBody.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_input_invalid');
-      return ok(request, await operators.add(parsed.data, operator, request.ip));
+      const added = await operators.add(parsed.data, { ...operator, ip: request.ip }, request.ip);
+      if ('pending' in added) return ok(request, { pending_change: presentChange(added.pending) }, 'operator_added_pending');
+      return ok(request, added);
     });
 
     app.post('/admin/api/operators/:id/disable', allow('superadmin'), async (request) => {
@@ -117,7 +173,9 @@ export function operatorRoutes(operators: OperatorsService) {
       const id = idOf(request.params, 'operator_not_found');
       const parsed = roleBody.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_input_invalid');
-      return ok(request, view(await operators.setRole(id, parsed.data.role, operator, request.ip)));
+      const changed = await operators.setRole(id, parsed.data.role, { ...operator, ip: request.ip }, request.ip);
+      if ('pending' in changed) return ok(request, { pending_change: presentChange(changed.pending) }, 'operator_role_pending');
+      return ok(request, view(changed));
     });
   };
 }

@@ -12,6 +12,7 @@ import { deriveKey } from '../../secret.js';
 import { addressKey, FailureLimiter, tooManyRequests } from '../accounts/limiter.js';
 import { hashPassword, sha256Hex, verifyPassword } from '../accounts/secrets.js';
 import type { AuditActor, AuditService } from '../audit/service.js';
+import type { ApprovalsService, ChangeSigner, PendingChangeRow } from './approvals.js';
 
 /** An operator session lasts a working day: idle for 2 hours or 12 hours in all, whichever comes first. */
 export const OPERATOR_SESSION_IDLE_MS = 2 * 3_600_000;
@@ -27,16 +28,22 @@ const TOTP_PERIOD_S = 30;
 const TOTP_WINDOW = 1;
 
 /**
- * Wrong tries lock an operator's e-mail for a while, from anywhere: an operator account opens money.
- * Not for the operator at an address they have signed in from lately, so whoever knows the address
- * cannot keep them out of the back office by failing on purpose.
+ * Wrong tries for an operator's e-mail, from anywhere, after which its logins need a solved captcha for
+ * the rest of the day (the users' step-up). Never a lock: whoever knows the e-mail cannot keep its owner,
+ * who has the password and the authenticator, out of the back office by failing on purpose.
  */
-export const OPERATOR_LOGIN_MAX_FAILURES = 5;
-export const OPERATOR_KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60_000;
-/** One address may miss a little more often, across every e-mail it tries. */
+export const OPERATOR_CAPTCHA_AFTER = 5;
+export const OPERATOR_STEP_UP_WINDOW_MS = 86_400_000;
+/** One address may miss a little more often, across every e-mail it tries; then that address waits. */
 export const OPERATOR_ADDRESS_MAX_FAILURES = 20;
 export const OPERATOR_LOGIN_WINDOW_MS = 15 * 60_000;
+/** Wrong current passwords in a signed-in operator's password change (their own session only). */
+const PASSWORD_CHANGE_MAX_FAILURES = 5;
 export const OPERATOR_PASSWORD_MIN_LENGTH = 12;
+/** How long a one-time enrolment link opens: long enough to reach a new colleague, short enough to go stale. */
+export const OPERATOR_ENROLMENT_TTL_MS = 72 * 3_600_000;
+/** Where the admin app takes an enrolment link: the token in the fragment, so no server or proxy log keeps it. */
+export const ENROLMENT_PATH = '/admin/enrol#';
 
 /** Why a login failed, for the audit log only: the caller is told one thing for all of them. */
 export type LoginFailure = 'unknown_email' | 'wrong_password' | 'disabled' | 'wrong_code' | 'replayed';
@@ -44,12 +51,28 @@ export type LoginFailure = 'unknown_email' | 'wrong_password' | 'disabled' | 'wr
 /** Serialises changes to operators' roles and enablement, so two changes never both leave no superadmin. */
 const OPERATORS_CHANGE_LOCK = 0x6f706572; // "oper"
 
-/** What the command line prints and the superadmin is shown once: the only time password and secret are seen. */
+/**
+ * A one-time enrolment link, shown once to whoever made (or reset) the operator: the operator opens it,
+ * sets their own password and adds their own TOTP secret. Nobody else ever holds both.
+ */
 export interface OperatorEnrolment {
   email: string;
   role: OperatorRole;
-  password: string;
+  /** The admin app's path with the token (`/admin/enrol#…`): prefix it with the server's address. */
+  link: string;
+  expires_at: string;
+}
+
+/** What a new operator's authenticator app needs, shown to whoever opened the enrolment link. */
+export interface EnrolmentStart {
+  email: string;
+  role: OperatorRole;
   otpauth: string;
+}
+
+/** Proof of a solved captcha (the accounts' step-up), once an e-mail's logins need one. */
+export interface StepUp {
+  verify(id: string | undefined, answer: string | undefined): Promise<void>;
 }
 
 export interface OperatorView {
@@ -79,6 +102,8 @@ const totpFor = (email: string, secret: OTPAuth.Secret) =>
 
 const sealContext = (email: string) => `operator-totp:${email.toLowerCase()}`;
 
+const newEnrolmentToken = () => randomBytes(32).toString('base64url');
+
 /** A hash to compare against when the e-mail is unknown, so a wrong e-mail costs as long as a wrong password. */
 const unknownOperatorHash = hashPassword(randomBytes(16).toString('hex'));
 
@@ -90,11 +115,30 @@ export class OperatorsService {
   private readonly totpKey: Buffer;
   private readonly emailFailures: FailureLimiter;
   private readonly addressFailures: FailureLimiter;
+  private readonly passwordFailures: FailureLimiter;
 
-  constructor(private readonly deps: { db: Db; clock: Clock; config: Config; audit: AuditService }) {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      config: Config;
+      audit: AuditService;
+      /** The login's step-up; the command line, which never logs in, has none. */
+      captcha?: StepUp;
+      /** Where a new operator or a raised role waits for a second superadmin; the command line acts alone. */
+      approvals?: ApprovalsService;
+    },
+  ) {
     this.totpKey = deriveKey(deps.config, 'operator-totp');
     const { db, clock } = deps;
-    this.emailFailures = new FailureLimiter(db, clock, 'operator', OPERATOR_LOGIN_MAX_FAILURES, OPERATOR_LOGIN_WINDOW_MS);
+    this.emailFailures = new FailureLimiter(db, clock, 'operator-step-up', OPERATOR_CAPTCHA_AFTER, OPERATOR_STEP_UP_WINDOW_MS);
+    this.passwordFailures = new FailureLimiter(
+      db,
+      clock,
+      'operator-password',
+      PASSWORD_CHANGE_MAX_FAILURES,
+      OPERATOR_LOGIN_WINDOW_MS,
+    );
     this.addressFailures = new FailureLimiter(
       db,
       clock,
@@ -104,27 +148,137 @@ export class OperatorsService {
     );
   }
 
-  /** A new operator, not audited: the callers that audit use `add`; tests make their operators with it. */
+  /**
+   * A new operator, not audited (the callers that audit use `add`), who can sign in only once enrolled
+   * through the link: until then their password and TOTP secret are random ones nobody knows.
+   */
   async create(
-    input: { email: string; role: OperatorRole; createdBy: string },
+    input: { email: string; role: OperatorRole; createdBy: string; createdById?: number | null; enrolledById?: number | null },
     executor: Executor = this.deps.db,
-  ): Promise<OperatorEnrolment> {
+  ): Promise<OperatorEnrolment & { id: number }> {
     const email = input.email.trim();
-    const password = newOperatorPassword();
-    const secret = new OTPAuth.Secret({ size: 20 });
+    const token = newEnrolmentToken();
+    const expiresAt = new Date(this.deps.clock.now().getTime() + OPERATOR_ENROLMENT_TTL_MS);
     const inserted = await executor
       .insert(operators)
       .values({
         email,
         role: input.role,
-        passwordHash: await hashPassword(password),
-        totpSecretSealed: seal(this.totpKey, sealContext(email), secret.base32),
+        passwordHash: await hashPassword(newOperatorPassword()),
+        totpSecretSealed: seal(this.totpKey, sealContext(email), new OTPAuth.Secret({ size: 20 }).base32),
         createdBy: input.createdBy,
+        createdById: input.createdById ?? null,
+        enrolledById: input.enrolledById ?? null,
+        enrolmentTokenHash: sha256Hex(token),
+        enrolmentExpiresAt: expiresAt,
       })
       .onConflictDoNothing()
       .returning({ id: operators.id });
     if (inserted.length === 0) throw rejected('operator_email_taken');
-    return { email, role: input.role, password, otpauth: totpFor(email, secret).toString() };
+    return {
+      id: inserted[0]!.id,
+      email,
+      role: input.role,
+      link: `${ENROLMENT_PATH}${token}`,
+      expires_at: expiresAt.toISOString(),
+    };
+  }
+
+  /** The operator whose open enrolment link carries this token (held for update), or null. */
+  private async enrolling(tx: Tx, token: string) {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+    const [row] = await tx
+      .select()
+      .from(operators)
+      .where(
+        and(
+          eq(operators.enrolmentTokenHash, sha256Hex(token)),
+          gt(operators.enrolmentExpiresAt, this.deps.clock.now()),
+          isNull(operators.disabledAt),
+        ),
+      )
+      .for('update');
+    return row ?? null;
+  }
+
+  /**
+   * Opens an enrolment: a fresh TOTP secret for the operator's authenticator app. Opening it again
+   * replaces the secret, so only the last one shown counts; the link stays open until `finishEnrolment`.
+   */
+  async beginEnrolment(token: string): Promise<EnrolmentStart> {
+    return this.deps.db.transaction(async (tx) => {
+      const row = await this.enrolling(tx, token);
+      if (!row) throw rejected('operator_enrolment_invalid');
+      const secret = new OTPAuth.Secret({ size: 20 });
+      await tx
+        .update(operators)
+        .set({ totpSecretSealed: seal(this.totpKey, sealContext(row.email), secret.base32), lastOtpStep: 0 })
+        .where(eq(operators.id, row.id));
+      const role = isOperatorRole(row.role) ? row.role : 'support';
+      return { email: row.email, role, otpauth: totpFor(row.email, secret).toString() };
+    });
+  }
+
+  /**
+   * Ends an enrolment: the operator's own password, and a code of the secret `beginEnrolment` showed,
+   * which proves their authenticator holds it. The link is spent, and a session opens.
+   */
+  async finishEnrolment(
+    input: { token: string; password: string; otp: string },
+    meta: { ip: string; userAgent: string | null },
+  ): Promise<{ token: string; operator: Pick<OperatorView, 'id' | 'email' | 'role'> }> {
+    const passwordHash = await hashPassword(input.password);
+    return this.deps.db.transaction(async (tx) => {
+      const row = await this.enrolling(tx, input.token);
+      if (!row) throw rejected('operator_enrolment_invalid');
+      const step = this.acceptedStep(row, input.otp);
+      if (step === null) throw rejected('operator_enrolment_code_wrong');
+      await tx
+        .update(operators)
+        .set({
+          passwordHash,
+          passwordChangedAt: this.deps.clock.now(),
+          lastOtpStep: step,
+          enrolmentTokenHash: null,
+          enrolmentExpiresAt: null,
+        })
+        .where(eq(operators.id, row.id));
+      await this.revokeAllSessions(row.id, tx);
+      await this.deps.audit.record(
+        {
+          by: { actor: `operator:${row.email}`, id: row.id },
+          action: 'operator.enrol',
+          targetType: 'operator',
+          targetId: row.id,
+          ip: meta.ip,
+        },
+        tx,
+      );
+      const session = await this.openSession(row.id, meta, tx);
+      const role = isOperatorRole(row.role) ? row.role : 'support';
+      return { token: session, operator: { id: row.id, email: row.email, role } };
+    });
+  }
+
+  /** The TOTP step of a valid code for the operator's secret, or null. */
+  private acceptedStep(row: typeof operators.$inferSelect, otp: string): number | null {
+    const secret = OTPAuth.Secret.fromBase32(unseal(this.totpKey, sealContext(row.email), row.totpSecretSealed));
+    const now = this.deps.clock.now().getTime();
+    const delta = /^\d{6}$/.test(otp)
+      ? totpFor(row.email, secret).validate({ token: otp, timestamp: now, window: TOTP_WINDOW })
+      : null;
+    return delta === null ? null : Math.floor(now / 1000 / TOTP_PERIOD_S) + delta;
+  }
+
+  /**
+   * The first start's superadmin while it is the only operator and has never enrolled (its password was
+   * never set), so a restart may hand out a new link; null otherwise.
+   */
+  async waitingFirstOperator(email: string): Promise<number | null> {
+    const rows = await this.deps.db.select().from(operators).limit(2);
+    const [only] = rows;
+    if (rows.length !== 1 || !only || only.passwordChangedAt || only.createdBy !== 'system') return null;
+    return only.email.toLowerCase() === email.toLowerCase() ? only.id : null;
   }
 
   async count(): Promise<number> {
@@ -164,13 +318,8 @@ export class OperatorsService {
     if (!row) return { failure: 'unknown_email', operatorId: null };
     if (!passwordOk) return { failure: 'wrong_password', operatorId: row.id };
     if (row.disabledAt) return { failure: 'disabled', operatorId: row.id };
-    const secret = OTPAuth.Secret.fromBase32(unseal(this.totpKey, sealContext(row.email), row.totpSecretSealed));
-    const now = this.deps.clock.now().getTime();
-    const delta = /^\d{6}$/.test(otp)
-      ? totpFor(row.email, secret).validate({ token: otp, timestamp: now, window: TOTP_WINDOW })
-      : null;
-    if (delta === null) return { failure: 'wrong_code', operatorId: row.id };
-    const step = Math.floor(now / 1000 / TOTP_PERIOD_S) + delta;
+    const step = this.acceptedStep(row, otp);
+    if (step === null) return { failure: 'wrong_code', operatorId: row.id };
     const taken = await this.deps.db
       .update(operators)
       .set({ lastOtpStep: step })
@@ -182,14 +331,15 @@ export class OperatorsService {
   }
 
   /**
-   * A login, throttled per e-mail (from anywhere but the operator's recent addresses) and per address
-   * (over every e-mail it tries). Each try is counted as failed before the slow checks and taken back on
-   * success, so tries sent in parallel, to any process, cannot pass the limits together. Failures are
-   * audited with their reason (never the password); a try refused by the limits is not, so a flood
-   * cannot fill the log.
+   * A login, throttled per address (over every e-mail it tries: that address waits) and stepped up per
+   * e-mail (past a few failures from anywhere, no password is tried without a solved captcha, which the
+   * owner can always solve). Each try is counted as failed before the slow checks and taken back on
+   * success, so tries sent in parallel, to any process, cannot pass the limits together. Every failure,
+   * a replayed code included, answers the same; each is audited with its reason (never the password);
+   * a try refused by the limits is not, so a flood cannot fill the log.
    */
   async login(
-    input: { email: string; password: string; otp: string },
+    input: { email: string; password: string; otp: string; key?: string | undefined; captcha?: string | undefined },
     meta: { ip: string; userAgent: string | null },
   ): Promise<{ token: string; operator: Pick<OperatorView, 'id' | 'email' | 'role'> }> {
     const emailKeys = [input.email.trim().toLowerCase()];
@@ -197,9 +347,15 @@ export class OperatorsService {
     const fromAddress = await this.addressFailures.failIfRoom(addressKeys);
     if (!fromAddress.counted) throw tooManyRequests(fromAddress.blockedForMs, 'operator_login_throttled');
     const forEmail = await this.emailFailures.failIfRoom(emailKeys);
-    if (!forEmail.counted && !(await this.signedInFrom(emailKeys[0]!, meta.ip))) {
-      await this.addressFailures.takeBack(addressKeys, fromAddress.at);
-      throw tooManyRequests(forEmail.blockedForMs, 'operator_login_throttled');
+    if (!forEmail.counted) {
+      try {
+        if (!this.deps.captcha) throw rejected('operator_login_failed');
+        await this.deps.captcha.verify(input.key, input.captcha);
+      } catch (error) {
+        await this.addressFailures.takeBack(addressKeys, fromAddress.at);
+        throw error;
+      }
+      await this.emailFailures.fail(emailKeys);
     }
     const result = await this.verifyCredentials(input.email, input.password, input.otp);
     if ('failure' in result) {
@@ -211,7 +367,7 @@ export class OperatorsService {
         after: { email: input.email.trim().slice(0, 254), reason: result.failure },
         ip: meta.ip,
       });
-      throw rejected(result.failure === 'replayed' ? 'operator_otp_replayed' : 'operator_login_failed');
+      throw rejected('operator_login_failed');
     }
     await this.emailFailures.reset(emailKeys);
     await this.addressFailures.takeBack(addressKeys, fromAddress.at);
@@ -235,29 +391,17 @@ export class OperatorsService {
     return { token, operator: { id, email, role } };
   }
 
-  /** Whether the operator with this e-mail opened a session from this address within the last 30 days. */
-  private async signedInFrom(email: string, ip: string): Promise<boolean> {
-    const since = new Date(this.deps.clock.now().getTime() - OPERATOR_KNOWN_ADDRESS_MS);
-    const [known] = await this.deps.db
-      .select({ id: operatorSessions.id })
-      .from(operatorSessions)
-      .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
-      .where(and(eq(sql`lower(${operators.email})`, email), eq(operatorSessions.ip, ip), gt(operatorSessions.createdAt, since)))
-      .limit(1);
-    return known !== undefined;
-  }
-
   /** The operator's own password: the current one first (counted like a login failure when wrong); ends their other sessions. */
   async changePassword(operator: OperatorPrincipal, current: string, password: string, ip: string | null): Promise<void> {
-    const keys = [operator.email.toLowerCase()];
-    const counted = await this.emailFailures.failIfRoom(keys);
+    const keys = [String(operator.id)];
+    const counted = await this.passwordFailures.failIfRoom(keys);
     if (!counted.counted) throw tooManyRequests(counted.blockedForMs, 'operator_login_throttled');
     const [row] = await this.deps.db
       .select({ passwordHash: operators.passwordHash })
       .from(operators)
       .where(eq(operators.id, operator.id));
     if (!row || !(await verifyPassword(current, row.passwordHash))) throw rejected('operator_password_wrong');
-    await this.emailFailures.takeBack(keys, counted.at);
+    await this.passwordFailures.takeBack(keys, counted.at);
     if (password === current) throw rejected('operator_password_unchanged');
     const passwordHash = await hashPassword(password);
     await this.deps.db.transaction(async (tx) => {
@@ -328,26 +472,97 @@ export class OperatorsService {
     });
   }
 
-  /** A new operator, audited with who made it (a superadmin, the command line, the first start). */
-  async add(input: { email: string; role: OperatorRole }, by: AuditActor, ip: string | null = null): Promise<OperatorEnrolment> {
+  /**
+   * A new operator, audited with who made it (a superadmin, the command line, the first start). Where
+   * two or more superadmins are enabled, a superadmin's addition waits for another one's approval
+   * (`pending`); the approver is then handed the enrolment link.
+   */
+  async add(
+    input: { email: string; role: OperatorRole },
+    by: AuditActor & { ip?: string | null },
+    ip: string | null = null,
+  ): Promise<OperatorEnrolment | { pending: PendingChangeRow }> {
     return this.change(by, async (tx) => {
-      const enrolment = await this.create({ ...input, createdBy: by.actor }, tx);
-      const [row] = await tx
+      const email = input.email.trim();
+      const [taken] = await tx
         .select({ id: operators.id })
         .from(operators)
-        .where(eq(sql`lower(${operators.email})`, enrolment.email.toLowerCase()));
-      await this.deps.audit.record(
-        {
-          by,
-          action: 'operator.create',
-          targetType: 'operator',
-          targetId: row!.id,
-          after: { email: enrolment.email, role: enrolment.role },
-          ip,
-        },
-        tx,
-      );
-      return enrolment;
+        .where(eq(sql`lower(${operators.email})`, email.toLowerCase()));
+      if (taken) throw rejected('operator_email_taken');
+      const maker = await this.needsSecondSuperadmin(tx, by);
+      if (maker) return { pending: await this.deps.approvals!.propose('operator.add', { email, role: input.role }, maker, tx) };
+      return this.addNow(tx, { email, role: input.role }, by, by.id ?? null, ip);
+    });
+  }
+
+  private async addNow(
+    tx: Tx,
+    input: { email: string; role: OperatorRole },
+    by: AuditActor,
+    makerId: number | null,
+    ip: string | null,
+  ) {
+    const { id, ...enrolment } = await this.create(
+      {
+        ...input,
+        createdBy: makerId === by.id ? by.actor : `operator:${await this.emailOf(tx, makerId)}`,
+        createdById: makerId,
+        enrolledById: by.id ?? null,
+      },
+      tx,
+    );
+    await this.deps.audit.record(
+      {
+        by,
+        action: 'operator.create',
+        targetType: 'operator',
+        targetId: id,
+        after: { email: enrolment.email, role: enrolment.role },
+        ip,
+      },
+      tx,
+    );
+    return enrolment;
+  }
+
+  private async emailOf(tx: Tx, id: number | null): Promise<string> {
+    if (id === null) return '';
+    const [row] = await tx.select({ email: operators.email }).from(operators).where(eq(operators.id, id));
+    return row?.email ?? '';
+  }
+
+  /**
+   * The maker of a change that needs a second superadmin, or null when it applies at once: an operator's
+   * (not the command line's) change where two or more superadmins are enabled.
+   */
+  private async needsSecondSuperadmin(tx: Tx, by: AuditActor & { ip?: string | null }): Promise<ChangeSigner | null> {
+    if (by.id == null || !this.deps.approvals) return null;
+    const [superadmins] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(operators)
+      .where(and(eq(operators.role, 'superadmin'), isNull(operators.disabledAt)));
+    if (!superadmins || superadmins.n < 2) return null;
+    const [row] = await tx.select({ email: operators.email }).from(operators).where(eq(operators.id, by.id));
+    return { id: by.id, email: row?.email ?? '', actor: by.actor, ip: by.ip ?? null };
+  }
+
+  /** How an approved addition or role change applies: the approver acts, the maker is kept as the maker. */
+  registerChangeKinds(approvals: ApprovalsService) {
+    approvals.register('operator.add', {
+      apply: async (tx, payload, change, checker) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(${OPERATORS_CHANGE_LOCK})`);
+        const role = String(payload.role);
+        if (!isOperatorRole(role)) throw rejected('operator_input_invalid');
+        return this.addNow(tx, { email: String(payload.email), role }, checker, change.makerId, checker.ip);
+      },
+    });
+    approvals.register('operator.role', {
+      apply: async (tx, payload, _change, checker) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(${OPERATORS_CHANGE_LOCK})`);
+        const role = String(payload.role);
+        if (!isOperatorRole(role)) throw rejected('operator_input_invalid');
+        return toView(await this.setRoleNow(tx, Number(payload.id), role, checker, checker.ip));
+      },
     });
   }
 
@@ -402,22 +617,26 @@ export class OperatorsService {
   }
 
   /**
-   * A new password and a new TOTP secret (a lost phone, a leaked password); ends every session. The
-   * last accepted step starts over: the new secret's codes have never been used.
+   * A lost phone, a leaked password: the password and TOTP secret become random ones nobody knows, every
+   * session ends, the login failures counted for the e-mail are forgotten, and a new enrolment link is
+   * handed to whoever reset (who may then never check this operator's work).
    */
   async reset(id: number, by: AuditActor, ip: string | null = null): Promise<OperatorEnrolment> {
-    return this.change(by, async (tx) => {
+    const enrolment = await this.change(by, async (tx) => {
       const target = await this.target(tx, id);
       const role = isOperatorRole(target.role) ? target.role : 'support';
-      const password = newOperatorPassword();
-      const secret = new OTPAuth.Secret({ size: 20 });
+      const token = newEnrolmentToken();
+      const expiresAt = new Date(this.deps.clock.now().getTime() + OPERATOR_ENROLMENT_TTL_MS);
       await tx
         .update(operators)
         .set({
-          passwordHash: await hashPassword(password),
-          totpSecretSealed: seal(this.totpKey, sealContext(target.email), secret.base32),
+          passwordHash: await hashPassword(newOperatorPassword()),
+          totpSecretSealed: seal(this.totpKey, sealContext(target.email), new OTPAuth.Secret({ size: 20 }).base32),
           lastOtpStep: 0,
           passwordChangedAt: null,
+          enrolledById: by.id ?? null,
+          enrolmentTokenHash: sha256Hex(token),
+          enrolmentExpiresAt: expiresAt,
         })
         .where(eq(operators.id, id));
       await this.revokeAllSessions(id, tx);
@@ -432,24 +651,44 @@ export class OperatorsService {
         },
         tx,
       );
-      return { email: target.email, role, password, otpauth: totpFor(target.email, secret).toString() };
+      return { email: target.email, role, link: `${ENROLMENT_PATH}${token}`, expires_at: expiresAt.toISOString() };
     });
+    await this.emailFailures.reset([enrolment.email.toLowerCase()]);
+    return enrolment;
   }
 
-  /** Changes a role; a superadmin cannot demote themself, and the last enabled superadmin stays one. */
-  async setRole(id: number, role: OperatorRole, by: AuditActor, ip: string | null = null): Promise<OperatorView> {
+  /**
+   * Changes a role; a superadmin cannot demote themself, and the last enabled superadmin stays one. A
+   * raise (any role but `support`, the least) waits for a second superadmin where there are two or more.
+   */
+  async setRole(
+    id: number,
+    role: OperatorRole,
+    by: AuditActor & { ip?: string | null },
+    ip: string | null = null,
+  ): Promise<OperatorView | { pending: PendingChangeRow }> {
     return this.change(by, async (tx) => {
       const target = await this.target(tx, id);
       if (target.role === role) return toView(target);
       if (by.id === id) throw rejected('operator_cannot_change_self');
-      if (target.role === 'superadmin' && !target.disabledAt) await this.keepASuperadmin(tx, id);
-      const [row] = await tx.update(operators).set({ role }).where(eq(operators.id, id)).returning();
-      await this.deps.audit.record(
-        { by, action: 'operator.role', targetType: 'operator', targetId: id, before: { role: target.role }, after: { role }, ip },
-        tx,
-      );
-      return toView(row!);
+      const maker = role === 'support' ? null : await this.needsSecondSuperadmin(tx, by);
+      if (maker)
+        return { pending: await this.deps.approvals!.propose('operator.role', { id, email: target.email, role }, maker, tx) };
+      return toView(await this.setRoleNow(tx, id, role, by, ip));
     });
+  }
+
+  private async setRoleNow(tx: Tx, id: number, role: OperatorRole, by: AuditActor, ip: string | null) {
+    const target = await this.target(tx, id);
+    if (target.role === role) return target;
+    if (by.id === id) throw rejected('operator_cannot_change_self');
+    if (target.role === 'superadmin' && !target.disabledAt) await this.keepASuperadmin(tx, id);
+    const [row] = await tx.update(operators).set({ role }).where(eq(operators.id, id)).returning();
+    await this.deps.audit.record(
+      { by, action: 'operator.role', targetType: 'operator', targetId: id, before: { role: target.role }, after: { role }, ip },
+      tx,
+    );
+    return row!;
   }
 
   /**

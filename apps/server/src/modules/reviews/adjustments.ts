@@ -9,7 +9,7 @@ import { translate } from '../../i18n/catalog.js';
 import type { AuditService } from '../audit/service.js';
 import { announceWalletChange } from '../wallet/notices.js';
 import type { WalletService } from '../wallet/service.js';
-import type { Decider, UserNotifier } from './types.js';
+import type { CheckerRule, Decider, UserNotifier } from './types.js';
 
 export const ADJUSTMENT_PAGE_SIZE = 20;
 
@@ -42,6 +42,7 @@ export class AdjustmentsService {
       wallet: WalletService;
       audit: AuditService;
       notifier: UserNotifier;
+      fourEyes: CheckerRule;
       trading: AdjustmentMargin;
     },
   ) {}
@@ -103,6 +104,14 @@ export class AdjustmentsService {
    */
   async approve(id: number, checker: Signer, note: string | null): Promise<AdjustmentRecord> {
     const record = await this.deps.db.transaction(async (tx) => {
+      const [waiting] = await tx
+        .select({ makerId: adjustments.makerId })
+        .from(adjustments)
+        .where(and(eq(adjustments.id, id), eq(adjustments.status, AdjustmentStatus.waiting), ne(adjustments.makerId, checker.id)))
+        .for('update');
+      if (waiting && (await this.deps.fourEyes.related(checker.id, waiting.makerId, tx))) {
+        throw rejected('four_eyes_related_operator');
+      }
       const [row] = await tx
         .update(adjustments)
         .set({

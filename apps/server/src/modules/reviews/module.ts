@@ -2,7 +2,7 @@ import type { CoreDeps, Module } from '../../context.js';
 import type { AuditService } from '../audit/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
-import type { UserNotifier } from './types.js';
+import type { CheckerRule, UserNotifier } from './types.js';
 import { AdjustmentsService, type AdjustmentMargin } from './adjustments.js';
 import { ReviewClaims } from './claims.js';
 import { reviewRoutes, type ReviewServices } from './routes.js';
@@ -23,6 +23,7 @@ export function createReviewsModule(
     wallet: WalletService;
     audit: AuditService;
     notifier: UserNotifier;
+    fourEyes: CheckerRule;
   },
 ) {
   const db = deps.database.db;
@@ -34,6 +35,7 @@ export function createReviewsModule(
     wallet: services.wallet,
     audit: services.audit,
     notifier: services.notifier,
+    fourEyes: services.fourEyes,
     trading: services.trading,
   });
   const module: Module = { name: 'reviews', routes: reviewRoutes({ ...services, summaries, adjustments }) };

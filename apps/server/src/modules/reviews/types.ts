@@ -9,6 +9,16 @@ export type ReviewQueue = (typeof REVIEW_QUEUES)[number];
 /** An operator deciding something, and the address they did it from (both go on the audit row). */
 export type Decider = Operator & { ip?: string | null };
 
+/**
+ * The checker rule of four-eyes decisions (the operators context answers it): whether the second operator
+ * is the first, or one of them made or enrolled the other.
+ */
+export interface CheckerRule {
+  related(checkerId: number, makerId: number, executor?: Executor): Promise<boolean>;
+  /** The maker as a record names them (`operator:<email>`). */
+  relatedToActor(checkerId: number, makerActor: string, executor?: Executor): Promise<boolean>;
+}
+
 /** A decided item is nobody's to look at any more: its claim goes in the decision's transaction. */
 export interface ClaimRelease {
   releaseAll(tx: Executor, queue: ReviewQueue, itemId: string | number): Promise<void>;

@@ -1,5 +1,6 @@
 import type { CoreDeps, Module } from '../../context.js';
 import type { AuditService } from '../audit/service.js';
+import type { ApprovalsService } from '../operators/approvals.js';
 import { settingsRoutes } from './routes.js';
 import { SettingsService } from './service.js';
 
@@ -7,8 +8,8 @@ import { SettingsService } from './service.js';
  * Operator settings, read by the modules through one cached service (see `SettingsService`) and written
  * through the operator API.
  */
-export function createSettingsModule(deps: CoreDeps, services: { audit: AuditService }) {
-  const service = new SettingsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, audit: services.audit });
+export function createSettingsModule(deps: CoreDeps, services: { audit: AuditService; approvals: ApprovalsService }) {
+  const service = new SettingsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, ...services });
   const module: Module = {
     name: 'settings',
     routes: settingsRoutes(service),

@@ -6,11 +6,12 @@ import {
   ZServiceLinkSetting,
   type OperatorRole,
 } from '@pipwise/domain';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
 import { ok } from '../../http/envelope.js';
 import { allow, requireOperator, type OperatorPrincipal } from '../../http/operator.js';
+import { presentChange } from '../operators/approvals.js';
 import type { SettingsService } from './service.js';
 
 const flag = z.enum(['0', '1']);
@@ -37,9 +38,13 @@ const SETTING_RULES: Record<SettingKey, z.ZodType<string>> = {
 
 const MONEY_SETTINGS: ReadonlySet<string> = new Set(MONEY_SETTING_KEYS);
 
-/** Whether an operator of `role` may change `key` (the route lets content and finance in; this decides per key). */
+/**
+ * Whether an operator of `role` may change `key` (the route lets content in; this decides per key): the
+ * settings that move money or risk are the superadmins' alone, so nobody who works the money queues can
+ * move the controls over their own decisions.
+ */
 export const mayChangeSetting = (role: OperatorRole, key: SettingKey) =>
-  role === 'superadmin' || role === (MONEY_SETTINGS.has(key) ? 'finance' : 'content');
+  role === 'superadmin' || (role === 'content' && !MONEY_SETTINGS.has(key));
 
 /** A setting's new value as its readers parse it; a JSON number is taken as the text it spells. */
 function checkedValue(key: string, value: unknown): { key: SettingKey; value: string } {
@@ -55,8 +60,20 @@ function checkRole(operator: OperatorPrincipal, key: SettingKey) {
 }
 
 /**
- * The back office's settings: read by content and finance; each key changed only by the role it belongs
- * to, with an audit row of its old and new value in the same transaction.
+ * Applies the change and answers the settings in force, or — when it weakens a control — answers the
+ * change that waits for a second superadmin (`pending_change`), with nothing written yet.
+ */
+async function apply(settings: SettingsService, changes: Partial<Record<SettingKey, string>>, request: FastifyRequest) {
+  const operator = requireOperator(request);
+  const { pending } = await settings.change(changes, { ...operator, ip: request.ip });
+  if (pending) return ok(request, { pending_change: presentChange(pending) }, 'setting_change_pending');
+  return ok(request, await settings.values());
+}
+
+/**
+ * The back office's settings: read by content and finance; money settings changed only by a superadmin,
+ * the others by content too, with an audit row of its old and new value in the same transaction. A change
+ * that weakens a control waits for a second superadmin (`/admin/api/changes`).
  */
 export function settingsRoutes(settings: SettingsService) {
   return (app: FastifyInstance) => {
@@ -65,18 +82,17 @@ export function settingsRoutes(settings: SettingsService) {
       return ok(request, await settings.values());
     });
 
-    app.put<{ Params: { key: string } }>('/admin/api/settings/:key', allow('content', 'finance'), async (request) => {
+    app.put<{ Params: { key: string } }>('/admin/api/settings/:key', allow('content'), async (request) => {
       const operator = requireOperator(request);
       const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
       if (!Object.hasOwn(body, 'value')) throw invalid('field_required', { field: 'value' });
       const change = checkedValue(request.params.key, body.value);
       checkRole(operator, change.key);
-      await settings.update({ [change.key]: change.value }, operator, request.ip);
-      return ok(request, await settings.values());
+      return apply(settings, { [change.key]: change.value }, request);
     });
 
     /** Several keys at once (`{key: value, …}`), each checked as PUT checks it; all or nothing. */
-    app.post('/admin/api/settings', allow('content', 'finance'), async (request) => {
+    app.post('/admin/api/settings', allow('content'), async (request) => {
       const operator = requireOperator(request);
       const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
       const changes: Partial<Record<SettingKey, string>> = {};
@@ -85,8 +101,7 @@ export function settingsRoutes(settings: SettingsService) {
         checkRole(operator, change.key);
         changes[change.key] = change.value;
       }
-      await settings.update(changes, operator, request.ip);
-      return ok(request, await settings.values());
+      return apply(settings, changes, request);
     });
   };
 }

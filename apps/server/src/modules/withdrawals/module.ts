@@ -1,7 +1,7 @@
 import type { CoreDeps, Module } from '../../context.js';
 import { IdempotencyStore } from '../../db/idempotency.js';
 import type { AuditService } from '../audit/service.js';
-import type { ClaimRelease } from '../reviews/types.js';
+import type { CheckerRule, ClaimRelease } from '../reviews/types.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { withdrawalRoutes } from './routes.js';
@@ -26,6 +26,7 @@ export function createWithdrawalsModule(
     restrictions: WithdrawalRestrictions;
     audit: AuditService;
     claims: ClaimRelease;
+    fourEyes: CheckerRule;
   },
 ) {
   const { db } = deps.database;

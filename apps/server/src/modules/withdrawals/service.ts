@@ -23,7 +23,7 @@ import type { IdempotencyStore, IdempotentRequest } from '../../db/idempotency.j
 import { cashierTimelines, recordCashierEvent, type CashierEventRow } from '../../db/cashier-events.js';
 import { payoutMethods, users, withdrawals, withdrawCurrencies } from '../../db/schema.js';
 import type { AuditService } from '../audit/service.js';
-import type { ClaimRelease, Decider } from '../reviews/types.js';
+import type { CheckerRule, ClaimRelease, Decider } from '../reviews/types.js';
 import { translate } from '../../i18n/catalog.js';
 import type { EventBus } from '../../realtime/bus.js';
 import { announceWalletChange } from '../wallet/notices.js';
@@ -80,6 +80,7 @@ export interface WithdrawalsDeps {
   idempotency: IdempotencyStore;
   audit: AuditService;
   claims: ClaimRelease;
+  fourEyes: CheckerRule;
 }
 
 export const WITHDRAWAL_PAGE_SIZE = 20;
@@ -332,6 +333,14 @@ export class WithdrawalsService {
       if (current.status !== WithdrawalStatus.unreviewed) throw conflict('withdraw_already_decided');
       if (status === WithdrawalStatus.completed && current.firstApprovedBy === operator.actor) {
         throw rejected('four_eyes_same_operator');
+      }
+      if (
+        status === WithdrawalStatus.completed &&
+        current.firstApprovedBy !== null &&
+        operator.id != null &&
+        (await this.deps.fourEyes.relatedToActor(operator.id, current.firstApprovedBy, tx))
+      ) {
+        throw rejected('four_eyes_related_operator');
       }
       if (status === WithdrawalStatus.completed && current.firstApprovedBy === null && dec(current.amount).gt(threshold)) {
         const row = await this.firstApproval(tx, id, operator);
