@@ -72,6 +72,68 @@ async function hugeDeclaredPng(): Promise<Buffer> {
   return png;
 }
 
+/** An ISO-BMFF box: 32-bit size, four-character type, then its content. */
+const box = (type: string, ...content: Buffer[]) => {
+  const body = Buffer.concat(content);
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(8 + body.length, 0);
+  head.write(type, 4, 'latin1');
+  return Buffer.concat([head, body]);
+};
+/** A full box: a version byte and 24 bits of flags before the content. */
+const fullBox = (type: string, version: number, ...content: Buffer[]) => box(type, Buffer.from([version, 0, 0, 0]), ...content);
+const u16 = (value: number) => Buffer.from([value >> 8, value & 255]);
+const u32 = (value: number) => {
+  const bytes = Buffer.alloc(4);
+  bytes.writeUInt32BE(value);
+  return bytes;
+};
+const fourCc = (text: string) => Buffer.from(text, 'latin1');
+
+/**
+ * A HEIF file's skeleton as a phone writes it: ftyp with its brands, then meta with the handler, the
+ * primary item and the item types (`infe` version 2), then the coded data. `items` are [id, type].
+ */
+function heifFile({
+  brands = ['heic', 'mif1', 'heic'],
+  handler = 'pict',
+  primary = 1,
+  items = [[1, 'hvc1']] as [number, string][],
+}: { brands?: string[]; handler?: string; primary?: number; items?: [number, string][] } = {}): Buffer {
+  const [major = 'heic', ...compatible] = brands;
+  return Buffer.concat([
+    box('ftyp', fourCc(major), u32(0), ...compatible.map(fourCc)),
+    fullBox(
+      'meta',
+      0,
+      fullBox('hdlr', 0, u32(0), fourCc(handler), Buffer.alloc(12), Buffer.from([0])),
+      fullBox('pitm', 0, u16(primary)),
+      fullBox(
+        'iinf',
+        0,
+        u16(items.length),
+        ...items.map(([id, type]) => fullBox('infe', 2, u16(id), u16(0), fourCc(type), Buffer.from([0]))),
+      ),
+    ),
+    box('mdat', Buffer.alloc(64, 0x5a)),
+  ]);
+}
+
+/** A real AVIF (AV1 in HEIF) relabelled with the HEIC brand, major and compatible: decodable, but not HEIC. */
+async function avifBrandedHeic(): Promise<Buffer> {
+  const avif = Buffer.from(
+    await sharp({ create: { width: 20, height: 10, channels: 3, background: '#0000ff' } })
+      .avif()
+      .toBuffer(),
+  );
+  const ftypEnd = avif.readUInt32BE(0);
+  for (let at = 8; at < ftypEnd; at += 4) {
+    if (at === 12) continue;
+    if (['avif', 'avis'].includes(avif.toString('latin1', at, at + 4))) avif.write('heic', at, 'latin1');
+  }
+  return avif;
+}
+
 interface RawAnswer {
   status: number;
   body: { code: number; msg: string; data: unknown };
@@ -224,10 +286,65 @@ describe.each(DB_KINDS)('uploads on %s', (kind) => {
     });
 
     it('an HEIC file this decoder cannot read, telling which formats to send instead', async () => {
-      const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic\0\0\0\0mif1heic'), Buffer.alloc(64)]);
-      await expectRefused(() => upload([imagePart(heic, 'IMG_0001.HEIC', 'image/heic')]), {
+      for (const heic of [
+        heifFile(),
+        heifFile({
+          brands: ['mif1', 'heic'],
+          primary: 9,
+          items: [
+            [1, 'hvc1'],
+            [2, 'hvc1'],
+            [9, 'grid'],
+            [5, 'Exif'],
+          ],
+        }),
+      ]) {
+        await expectRefused(() => upload([imagePart(heic, 'IMG_0001.HEIC', 'image/heic')]), {
+          code: 1001,
+          msg: 'This HEIC photo could not be read; please upload it as JPEG or PNG',
+        });
+      }
+    });
+
+    it('an AVIF image relabelled with the HEIC brand, which the decoder would read', async () => {
+      const avif = await avifBrandedHeic();
+      expect(avif.toString('latin1', 8, 12)).toBe('heic');
+      expect((await sharp(avif).metadata()).format).toBe('heif');
+      await expectRefused(() => upload([imagePart(avif, 'IMG_0002.HEIC', 'image/heic')]), {
         code: 1001,
-        msg: 'This HEIC photo could not be read; please upload it as JPEG or PNG',
+        msg: 'Only JPEG, PNG, WebP or HEIC images can be uploaded',
+      });
+    });
+
+    it.each([
+      ['an AV1 item under the HEIC brand', heifFile({ items: [[1, 'av01']] })],
+      [
+        'an AV1 item beside the HEVC one',
+        heifFile({
+          items: [
+            [1, 'hvc1'],
+            [2, 'av01'],
+          ],
+        }),
+      ],
+      ['a JPEG item', heifFile({ items: [[1, 'jpeg']] })],
+      ['an AVIF brand among the compatible ones', heifFile({ brands: ['heic', 'mif1', 'avif'] })],
+      ['a brand that is not HEIC', heifFile({ brands: ['mif1', 'miaf'] })],
+      ['a handler other than pictures', heifFile({ handler: 'vide' })],
+      ['a primary item that is not listed', heifFile({ primary: 7 })],
+      ['no meta box', heifFile().subarray(0, 24)],
+      [
+        'a box longer than the file',
+        (() => {
+          const file = heifFile();
+          file.writeUInt32BE(1_000_000, 24);
+          return file;
+        })(),
+      ],
+    ])('a HEIF file with %s', async (_, file) => {
+      await expectRefused(() => upload([imagePart(file, 'IMG_0003.HEIC', 'image/heic')]), {
+        code: 1001,
+        msg: 'Only JPEG, PNG, WebP or HEIC images can be uploaded',
       });
     });
 

@@ -1,10 +1,11 @@
 import { invalid } from '@pipwise/domain';
 import sharp from 'sharp';
+import { isHeic } from './heif.js';
 
 // Every upload is decoded once: libvips' operation cache would only keep recent ID documents in memory.
 sharp.cache(false);
 
-/** Formats users may send, recognised by their first bytes only. */
+/** Formats users may send: JPEG, PNG and WebP recognised by their first bytes, HEIC by its box structure. */
 export type ImageKind = 'jpeg' | 'png' | 'webp' | 'heic';
 
 /** A phone photo is 12–50 megapixels; beyond that decoding costs memory no document needs. */
@@ -13,15 +14,12 @@ export const MAX_INPUT_PIXELS = 50_000_000;
 /** Enough to read any document or receipt; a larger copy only costs storage. */
 const MAX_SIDE = 4096;
 
-/** ISO-BMFF brands an HEIC photo (HEVC inside HEIF) declares; AVIF and other HEIF brands are not taken. */
-const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx']);
-
 /** The format the bytes say they are, or null; the file's name and declared type are never consulted. */
 export function sniffImage(bytes: Buffer): ImageKind | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
-  if (bytes.toString('latin1', 4, 8) === 'ftyp' && HEIC_BRANDS.has(bytes.toString('latin1', 8, 12))) return 'heic';
+  if (bytes.toString('latin1', 4, 8) === 'ftyp' && isHeic(bytes)) return 'heic';
   return null;
 }
 
