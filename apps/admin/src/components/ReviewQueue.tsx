@@ -292,8 +292,9 @@ function ReviewPanel<T extends ReviewItem>(
         title={refusal ? t(`${refusal}_title`) : ''}
         okText={refusal ? t(refusal) : ''}
         pending={decide.isPending}
+        forClient
         onClose={() => setRefusal(null)}
-        onSubmit={(reason) => refusal && decide.mutate({ action: refusal, body: { reason } })}
+        onSubmit={(words) => refusal && decide.mutate({ action: refusal, body: { ...words } })}
       />
     </Space>
   );

@@ -17,7 +17,10 @@ interface Adjustment {
   id: number;
   uid: number;
   amount: number;
+  /** The client-facing text: the user's history and e-mail show it. */
   reason: string;
+  /** For operators only. */
+  internal_note: string | null;
   /** 0 waiting, 1 approved and posted, 2 rejected. */
   status: 0 | 1 | 2;
   maker: string;
@@ -31,6 +34,7 @@ interface AdjustmentForm {
   uid: string;
   amount: string;
   reason: string;
+  internal_note?: string;
 }
 
 const PAGE_SIZE = 20;
@@ -64,7 +68,12 @@ export default function Adjustments() {
   const create = useMutation({
     mutationFn: (values: AdjustmentForm) =>
       adminApi<Adjustment>('POST', '/adjustments', {
-        body: { uid: Number(values.uid.trim()), amount: amountFromText(values.amount), reason: values.reason.trim() },
+        body: {
+          uid: Number(values.uid.trim()),
+          amount: amountFromText(values.amount),
+          reason: values.reason.trim(),
+          internal_note: values.internal_note?.trim() || undefined,
+        },
       }),
     onSuccess: () => {
       void message.success(t('created'));
@@ -116,11 +125,21 @@ export default function Adjustments() {
           </Form.Item>
           <Form.Item
             name="reason"
-            label={t('reason')}
+            label={t('client_text')}
+            tooltip={t('client_text_hint')}
             rules={[{ required: true, whitespace: true, max: 200, message: t('reason_required') }]}
             style={{ minWidth: 280, flex: 1 }}
           >
             <Input maxLength={200} />
+          </Form.Item>
+          <Form.Item
+            name="internal_note"
+            label={t('internal_note')}
+            tooltip={t('internal_note_hint')}
+            rules={[{ max: 500, message: t('internal_note_too_long') }]}
+            style={{ minWidth: 240, flex: 1 }}
+          >
+            <Input maxLength={500} />
           </Form.Item>
           <Form.Item>
             <Button type="primary" htmlType="submit" loading={create.isPending}>
@@ -156,7 +175,8 @@ export default function Adjustments() {
           { key: 'id', title: t('id'), dataIndex: 'id' },
           { key: 'uid', title: t('uid'), dataIndex: 'uid' },
           { key: 'amount', title: t('amount'), align: 'right', render: (_, row) => <Money value={row.amount} signed /> },
-          { key: 'reason', title: t('reason'), dataIndex: 'reason' },
+          { key: 'reason', title: t('client_text'), dataIndex: 'reason' },
+          { key: 'internal_note', title: t('internal_note'), render: (_, row) => row.internal_note ?? '—' },
           {
             key: 'status',
             title: t('status'),
@@ -213,7 +233,7 @@ export default function Adjustments() {
         okText={t('reject')}
         pending={decide.isPending}
         onClose={() => setRejecting(null)}
-        onSubmit={(reason) => rejecting && decide.mutate({ id: rejecting.id, action: 'reject', reason })}
+        onSubmit={({ reason }) => rejecting && decide.mutate({ id: rejecting.id, action: 'reject', reason })}
       />
     </Space>
   );

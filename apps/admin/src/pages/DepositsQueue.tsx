@@ -1,8 +1,8 @@
 import { DepositStatus, type OperatorDepositView } from '@pipwise/domain';
-import { Descriptions, Space } from 'antd';
+import { Descriptions, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../components/DateTime';
-import { Money } from '../components/Money';
+import { formatMoney, Money } from '../components/Money';
 import { ProofImage } from '../components/ProofImage';
 import { operatorName, ReviewQueue, StatusTag, StatusTimeline, type ReviewItem } from '../components/ReviewQueue';
 
@@ -14,6 +14,7 @@ const STATUSES = [DepositStatus.unchecked, DepositStatus.finished, DepositStatus
 export default function DepositsQueue() {
   const { t } = useTranslation('reviews');
   const statusLabel = (status: number) => t(`deposit_status_${status}`);
+  const itemLabel = (item: DepositItem) => (item.status_reason ? t(`end_${item.status_reason}`) : statusLabel(item.status));
   return (
     <ReviewQueue<DepositItem>
       queue="deposits"
@@ -27,10 +28,24 @@ export default function DepositsQueue() {
         { key: 'id', title: t('id'), dataIndex: 'id' },
         { key: 'uid', title: t('uid'), render: (_, item) => item.user?.uid ?? item.user_id },
         {
+          // What was credited once finished (the declared amount beside it when they differ), else what was declared.
           key: 'amount',
-          title: t('declared_amount'),
+          title: t('amount'),
           align: 'right',
-          render: (_, item) => <Money value={item.number} currency={item.currency_code} />,
+          render: (_, item) => {
+            const credited = item.credited_number;
+            return (
+              <span data-testid="deposit-amount">
+                <Money value={credited ?? item.number} currency={item.currency_code} />
+                {credited !== null && credited !== item.number && (
+                  <Typography.Text type="secondary">
+                    {' '}
+                    ({t('declared_short', { amount: formatMoney(item.number) })})
+                  </Typography.Text>
+                )}
+              </span>
+            );
+          },
         },
         {
           key: 'protocol',
@@ -40,7 +55,7 @@ export default function DepositsQueue() {
         {
           key: 'status',
           title: t('status'),
-          render: (_, item) => <StatusTag status={item.status} label={statusLabel(item.status)} />,
+          render: (_, item) => <StatusTag status={item.status} label={itemLabel(item)} />,
         },
         { key: 'created', title: t('submitted_at'), render: (_, item) => <DateTime value={item.created_at} /> },
       ]}
@@ -65,6 +80,7 @@ export default function DepositsQueue() {
               { key: 'pay_to', label: t('pay_to'), children: item.pay_to || '—' },
               { key: 'from', label: t('from_address'), children: item.from_address ?? '—' },
               { key: 'remark', label: t('remark'), children: item.remark ?? '—' },
+              { key: 'internal_note', label: t('internal_note'), children: item.internal_note ?? '—' },
               { key: 'decided_by', label: t('decided_by'), children: item.decided_by ? operatorName(item.decided_by) : '—' },
             ]}
           />

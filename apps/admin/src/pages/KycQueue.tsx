@@ -18,6 +18,8 @@ interface KycItem extends ReviewItem {
   reverse_url: string | null;
   review_status: RealNameStatusValue;
   reason: string | null;
+  /** The reviewing operator's note, for the back office only. */
+  internal_note: string | null;
   submitted_at: string;
 }
 
@@ -104,6 +106,7 @@ function KycDetail({ item }: { item: KycItem }) {
             ),
           },
           { key: 'reason', label: t('last_reason'), children: item.reason ?? '—' },
+          { key: 'internal_note', label: t('internal_note'), children: item.internal_note ?? '—' },
           { key: 'submitted', label: t('submitted_at'), children: <DateTime value={item.submitted_at} /> },
         ]}
       />

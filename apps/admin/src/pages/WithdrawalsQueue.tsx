@@ -13,6 +13,8 @@ type WithdrawalItem = WithdrawalView &
     /** The operator who gave the first of two approvals (large withdrawals), or null. */
     first_approved_by: string | null;
     needs_second_approval: boolean;
+    /** The deciding operator's note for the back office. */
+    internal_note?: string | null;
   };
 
 const STATUSES = [WithdrawalStatus.unreviewed, WithdrawalStatus.completed, WithdrawalStatus.rejected, WithdrawalStatus.invalid];
@@ -45,7 +47,12 @@ export default function WithdrawalsQueue() {
         {
           key: 'status',
           title: t('status'),
-          render: (_, item) => <StatusTag status={item.status} label={statusLabel(item.status)} />,
+          render: (_, item) => (
+            <StatusTag
+              status={item.status}
+              label={item.status_reason ? t(`end_${item.status_reason}`) : statusLabel(item.status)}
+            />
+          ),
         },
         {
           key: 'four_eyes',
@@ -90,6 +97,7 @@ export default function WithdrawalsQueue() {
               { key: 'account', label: t('payee_account'), children: item.payee_account ?? '—' },
               { key: 'notes', label: t('notes'), children: item.notes ?? '—' },
               { key: 'remark', label: t('remark'), children: item.remark ?? '—' },
+              { key: 'internal_note', label: t('internal_note'), children: item.internal_note ?? '—' },
               { key: 'decided_by', label: t('decided_by'), children: item.decided_by ? operatorName(item.decided_by) : '—' },
             ]}
           />
