@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError, type Config } from './config.js';
 
 /** What each derived key is for: one purpose, one key, so a leak of one use never opens another. */
-export type KeyPurpose = 'upload-links' | 'identity-documents' | 'operator-totp';
+export type KeyPurpose = 'upload-links' | 'identity-documents' | 'operator-totp' | 'withdraw-rate-quotes' | 'audit-chain';
 
 /**
  * The configuration with its app secret. Embedded (no DATABASE_URL), one process owns the data folder,

@@ -47,11 +47,12 @@ export interface WithdrawalServer extends TradingServer {
   verify(userId: number): Promise<void>;
 }
 
-/** A server with the manual market clock at a trading hour and KYC not required (its own test turns it on). */
+/** A server with the manual market clock at a trading hour, KYC not required and operator rates that do not age (their own tests turn both on). */
 export async function startWithdrawalServer(kind: DbKind): Promise<WithdrawalServer> {
   const clock = new ManualClock(MARKET_OPEN_AT);
   const server = tradingServer(await startTestServer(kind, { clock }), clock);
-  await server.ctx.settings.set({ withdraw_requires_kyc: '0' });
+  // The cool-downs move the clock by days; the operator rates' age limit has its own test (withdrawals-rates).
+  await server.ctx.settings.set({ withdraw_requires_kyc: '0', withdraw_rate_max_age_hours: '100000' });
   const db = server.database.db;
   const total = async (
     table:

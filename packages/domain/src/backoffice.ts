@@ -20,6 +20,7 @@ export const MONEY_SETTING_KEYS: readonly string[] = [
   'payout_method_cooldown_hours',
   'deposit_expiry_days',
   'withdraw_four_eyes_above',
+  'withdraw_rate_max_age_hours',
   'review_claim_minutes',
 ];
 

@@ -46,6 +46,25 @@ export function withdrawalQuote(amount: DecimalInput, terms: WithdrawCurrencyTer
   return { amount: value, fee, received };
 }
 
+/** Decimals of a withdraw rate (`usd_price`: units of the currency one USD buys), as records keep it. */
+export const WITHDRAW_RATE_DECIMALS = 8;
+
+/**
+ * Where a withdraw currency's rate comes from: `market` follows a live pair by the trading model's
+ * conversion rule; `operator` is a rate the back office sets, valid for `withdraw_rate_max_age_hours`.
+ */
+export type WithdrawRateSource = 'market' | 'operator';
+
+/**
+ * The withdraw rate of a currency with a live pair, from the trading model's conversion to USD (USD per
+ * unit: the bid of XXXUSD, or 1 ÷ the bid of USDXXX): units one USD buys = 1 ÷ that, rounded down to
+ * the rate's decimals so the rate never pays out more than the quote. One rule for the server's list,
+ * its charge and anything that converts a quote itself.
+ */
+export function withdrawRateOf(usdPerUnit: DecimalInput): DecType {
+  return dec(1).div(usdPerUnit).toDecimalPlaces(WITHDRAW_RATE_DECIMALS, Dec.ROUND_DOWN);
+}
+
 /**
  * What may leave the account (DESIGN §9): cash not reserved, and never margin in use, so the smaller of
  * balance − locked and free margin; never below 0, rounded down to cents.

@@ -51,6 +51,8 @@ export const ApiPath = {
   drawList: '/api/account/draw_list',
   /** The user's cancel of an unreviewed withdrawal (path ours; the spec names none). */
   drawCancel: '/api/account/draw_cancel',
+  /** What the withdraw screen states before anything is typed (path ours): whether real-name verification stands in the way. */
+  drawRules: '/api/account/draw_rules',
   getDrawMethod: '/api/wallet/get_draw_method',
   bindDrawMethod: '/api/wallet/bind_draw_method',
   delDrawMethod: '/api/wallet/del_draw_method',

@@ -425,7 +425,10 @@ export const withdrawCurrencies = pgTable('withdraw_currencies', {
   /** fee_type 1: a fixed fee of draw_rate USD; otherwise the fee is amount × draw_rate. */
   feeType: smallint('fee_type').notNull(),
   drawRate: numeric('draw_rate', { precision: 20, scale: 8 }).notNull(),
+  /** The operator's rate (units one USD buys), used only when the market has no pair of the code. */
   usdPrice: numeric('usd_price', { precision: 24, scale: 8 }).notNull(),
+  /** When an operator last set `usd_price`; older than `withdraw_rate_max_age_hours`, it is not used. */
+  usdPriceUpdatedAt: at('usd_price_updated_at').notNull().defaultNow(),
   minAmount: money('min_amount').notNull(),
   maxAmount: money('max_amount').notNull(),
   enabled: boolean('enabled').notNull().default(true),
@@ -478,6 +481,10 @@ export const withdrawals = pgTable(
     fee: money('fee').notNull(),
     /** Terms and destination as they were at the request. */
     usdPrice: numeric('usd_price', { precision: 24, scale: 8 }).notNull(),
+    /** Where the locked rate came from ('market' or 'operator'), the pair it followed and when it was taken. */
+    rateSource: text('rate_source').notNull().default('operator'),
+    ratePair: text('rate_pair'),
+    rateAt: at('rate_at'),
     received: money('received').notNull(),
     currencyCode: text('currency_code').notNull(),
     protocol: text('protocol').notNull(),

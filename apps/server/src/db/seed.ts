@@ -31,6 +31,8 @@ export const DEFAULT_SETTINGS = {
   restricted_countries: 'KP,IL,CN,VU,CU',
   /** USD amount above which a withdrawal needs two operators' approvals (four-eyes). */
   withdraw_four_eyes_above: '10000',
+  /** Hours an operator-set withdraw rate (a currency without a market pair) stays usable after it was set. */
+  withdraw_rate_max_age_hours: '24',
   /** Minutes an operator's claim on a review-queue item lasts before someone else may take it. */
   review_claim_minutes: '15',
 } as const;

@@ -1,4 +1,4 @@
-import type { CashierTypeValue, DepositStatusValue, WithdrawalStatusValue } from '../cashier.js';
+import type { CashierTypeValue, DepositStatusValue, WithdrawalStatusValue, WithdrawRateSource } from '../cashier.js';
 
 // What the cashier routes answer (spec §3 field names; amounts as JSON numbers rounded to cents,
 // rates and prices as decimal text so the withdraw screen computes with what the server charges).
@@ -86,10 +86,25 @@ export interface WithdrawCurrencyView {
   /** Decimal text: the fixed fee (fee_type 1) or the fee rate. */
   draw_rate: string;
   fee_type: number;
-  /** Decimal text: units of the currency one USD of the balance buys. */
+  /** Decimal text: units of the currency one USD of the balance buys, now (the live pair's or the operator's). */
   usd_price: string;
+  rate_source: WithdrawRateSource;
+  /** The instrument a `market` rate follows (e.g. EURUSD); null for USD itself and for operator rates. */
+  rate_pair: string | null;
+  /** When the rate was taken: the pair's latest quote, or the operator's last setting of it (ISO). */
+  rate_at: string;
+  /** An operator rate's end of validity (ISO): from then on withdrawals in the currency are refused. */
+  rate_expires_at: string | null;
+  /** Sent back with `draw` (`rate_quote`), the withdrawal is charged at this very rate for a minute. */
+  rate_quote: string;
   min_amount: number;
   max_amount: number;
+}
+
+/** What the withdraw screen says before anything is typed (`draw_rules`). */
+export interface WithdrawRulesView {
+  /** Real-name verification is required (`withdraw_requires_kyc`) and this user has not passed it. */
+  kyc_required: boolean;
 }
 
 /** A bound payout method (`get_draw_method`). */
@@ -119,6 +134,12 @@ export interface WithdrawalView {
   /** What reaches the user, in the currency's units. */
   real_number: number;
   fee: number;
+  /** The rate locked at the request (decimal text, units one USD buys), where it came from and when it was taken. */
+  usd_price: string;
+  rate_source: WithdrawRateSource;
+  rate_pair: string | null;
+  /** Null for requests made before rates were recorded. */
+  rate_at: string | null;
   draw_currency: { code: string; protocol: string };
   type: CashierTypeValue;
   address: string | null;
@@ -135,6 +156,15 @@ export interface WithdrawalView {
   created_at_tran: string;
   timeline: CashierEventView[];
 }
+
+/**
+ * What operators are warned of on a withdrawal or a user's detail, without anything being refused: a coin
+ * address other users (by uid) have bound too, or a bank payee whose name is not the owner's verified
+ * name (`verified_name` null: nothing verified to compare with).
+ */
+export type PayoutWarningView =
+  | { code: 'address_shared'; address: string; uids: number[] }
+  | { code: 'payee_name_mismatch'; payee_name: string; verified_name: string | null };
 
 /** A deposit as operators see it (`/admin/api/deposits`): whose, paid to and from where, the proof, who decided. */
 export interface OperatorDepositView extends DepositView {

@@ -3,7 +3,7 @@ import type { AuditService } from '../audit/service.js';
 import type { WalletService } from '../wallet/service.js';
 import type { RestrictionsService } from './restrictions.js';
 import { backofficeUserRoutes } from './routes.js';
-import { BackofficeUsersService, type FiguresReader, type SessionRevoker } from './service.js';
+import { BackofficeUsersService, type FiguresReader, type PayoutWarningsReader, type SessionRevoker } from './service.js';
 
 /** The back office's view of users: search, details, records, freezes, sessions, and the mail/SMS outbox. */
 export function createBackofficeUsersModule(
@@ -12,6 +12,7 @@ export function createBackofficeUsersModule(
     wallet: WalletService;
     accounts: SessionRevoker;
     trading: FiguresReader;
+    payouts: PayoutWarningsReader;
     restrictions: RestrictionsService;
     audit: AuditService;
   },

@@ -9,6 +9,7 @@ import {
   WithdrawalStatus,
   type AccountFigures,
   type Language,
+  type PayoutWarningView,
 } from '@pipwise/domain';
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
@@ -38,6 +39,11 @@ export interface SessionRevoker {
   publishRevoked(userId: number, sessionIds: number[]): void;
 }
 
+/** What it needs of withdrawals: the warnings on the user's payout methods (shared addresses, payee names). */
+export interface PayoutWarningsReader {
+  userWarnings(userId: number): Promise<PayoutWarningView[]>;
+}
+
 /** What it needs of trading: the figures the app shows (forexDetail), and a position's floating P&L. */
 export interface FiguresReader {
   figures(userId: number, tx?: Executor): Promise<AccountFigures>;
@@ -63,6 +69,7 @@ export class BackofficeUsersService {
       wallet: WalletService;
       accounts: SessionRevoker;
       trading: FiguresReader;
+      payouts: PayoutWarningsReader;
       restrictions: RestrictionsService;
       audit: AuditService;
     },
@@ -135,7 +142,7 @@ export class BackofficeUsersService {
       .limit(1);
     if (!row) throw notFound('admin_user_not_found');
     const { user } = row;
-    const [figures, [kyc], [inviter], invited, cashier] = await Promise.all([
+    const [figures, [kyc], [inviter], invited, cashier, payoutWarnings] = await Promise.all([
       this.deps.trading.figures(user.id),
       this.db
         .select({
@@ -153,6 +160,7 @@ export class BackofficeUsersService {
         : this.db.select({ uid: users.uid }).from(users).where(eq(users.id, user.invitedBy)),
       countOf(this.db.select({ n: count() }).from(users).where(eq(users.invitedBy, user.id))),
       this.cashierTotals(user.id),
+      this.deps.payouts.userWarnings(user.id),
     ]);
     return {
       uid: user.uid,
@@ -185,6 +193,7 @@ export class BackofficeUsersService {
       invite: { code: user.inviteCode, invited_by_uid: inviter?.uid ?? null, invited_count: invited },
       deposits_total: toJsonNumber(cashier.deposits, BALANCE_DECIMALS),
       withdrawals_total: toJsonNumber(cashier.withdrawals, BALANCE_DECIMALS),
+      payout_warnings: payoutWarnings,
     };
   }
 

@@ -145,6 +145,12 @@ export class IdentityService {
     return row !== undefined && statusOf(row) === RealNameStatus.verified;
   }
 
+  /** The name on the user's verified record, null when not verified: withdrawals compare payee names with it. */
+  async verifiedName(userId: number): Promise<string | null> {
+    const row = await this.record(userId);
+    return row !== undefined && statusOf(row) === RealNameStatus.verified ? row.name : null;
+  }
+
   private view(row: RecordRow): RealNameView {
     return {
       review_status: statusOf(row),

@@ -156,16 +156,22 @@ export function reviewRoutes(services: ReviewServices) {
       const userId = await userFilter(query.uid);
       if (userId === null) return ok(request, page([], 0, query.page, WITHDRAWAL_PAGE_SIZE));
       const queue = await withdrawals.queue(query.status as WithdrawalStatusValue, query.page, userId);
-      const [claimed, users, threshold] = await Promise.all([
+      const [claimed, users, threshold, warnings] = await Promise.all([
         claims.live(
           'withdrawals',
           queue.rows.map((row) => row.withdrawal.id),
         ),
         summaries.of(queue.rows.map((row) => row.withdrawal.userId)),
         withdrawals.fourEyesThreshold(),
+        withdrawals.warnings(queue.rows.map((row) => row.withdrawal)),
       ]);
       const data = queue.rows.map((record) => ({
-        ...presentOperatorWithdrawal(record, request.lang, withdrawals.needsSecondApproval(record.withdrawal, threshold)),
+        ...presentOperatorWithdrawal(
+          record,
+          request.lang,
+          withdrawals.needsSecondApproval(record.withdrawal, threshold),
+          warnings.get(record.withdrawal.id) ?? [],
+        ),
         claim: claimed.get(String(record.withdrawal.id)) ?? null,
         user: users.get(record.withdrawal.userId) ?? null,
       }));

@@ -33,6 +33,7 @@ const SETTING_RULES: Record<SettingKey, z.ZodType<string>> = {
   deposit_expiry_days: positiveInteger,
   restricted_countries: z.string().regex(/^([A-Z]{2}(,[A-Z]{2})*)?$/),
   withdraw_four_eyes_above: nonNegative,
+  withdraw_rate_max_age_hours: positiveInteger,
   review_claim_minutes: positiveInteger,
 };
 

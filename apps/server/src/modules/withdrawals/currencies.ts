@@ -1,7 +1,8 @@
-import { CashierType, dec, FIXED_FEE_TYPE, invalid, notFound } from '@pipwise/domain';
+import { CashierType, dec, FIXED_FEE_TYPE, invalid, notFound, type WithdrawRateSource } from '@pipwise/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { Clock } from '../../clock.js';
 import type { CoreDeps, Module } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { withdrawCurrencies } from '../../db/schema.js';
@@ -9,6 +10,7 @@ import { registerAdminCrud } from '../../http/admin-crud.js';
 import { decimalInput, definedFields, flagInput, sortInput } from '../../http/admin-input.js';
 import type { OperatorPrincipal } from '../../http/operator.js';
 import type { AuditService } from '../audit/service.js';
+import type { WithdrawRates } from './rates.js';
 
 /** fee_type 2: the fee is amount × draw_rate (1 is a fixed fee of draw_rate USD). */
 const RATE_FEE_TYPE = 2;
@@ -41,7 +43,10 @@ const ZCurrencyCreate = ZCurrencyFields.partial().required({
   min_amount: true,
   max_amount: true,
 });
-const ZCurrencyChange = ZCurrencyFields.partial();
+/** `confirm_rate: true` confirms the operator's rate as it stands: its validity starts again. */
+const ZCurrencyChange = ZCurrencyFields.partial().extend({
+  confirm_rate: z.literal(true, { error: 'currency_confirm_rate_invalid' }).optional(),
+});
 
 const currencyView = (row: CurrencyRow) => ({
   id: row.id,
@@ -51,12 +56,22 @@ const currencyView = (row: CurrencyRow) => ({
   fee_type: row.feeType,
   draw_rate: dec(row.drawRate).toFixed(),
   usd_price: dec(row.usdPrice).toFixed(),
+  usd_price_updated_at: row.usdPriceUpdatedAt.toISOString(),
   min_amount: row.minAmount,
   max_amount: row.maxAmount,
   enabled: row.enabled,
   sort: row.sort,
 });
 type CurrencyView = ReturnType<typeof currencyView>;
+
+/** The list adds the rate users get now: a market pair's (the operator's `usd_price` then unused) or the operator's. */
+interface CurrencyListView extends CurrencyView {
+  rate_source: WithdrawRateSource;
+  rate_pair: string | null;
+  rate: string;
+  rate_at: string;
+  rate_expires_at: string | null;
+}
 
 /**
  * A currency users can be paid in: a coin names its protocol (addresses are checked against it), a rate
@@ -87,21 +102,36 @@ const columnsOf = (fields: CurrencyFields) => ({
  * withdrawals already made keep the terms they were made with.
  */
 export class WithdrawCurrenciesAdmin {
-  constructor(private readonly deps: { db: Db; audit: AuditService }) {}
+  constructor(private readonly deps: { db: Db; audit: AuditService; rates: WithdrawRates; clock: Clock }) {}
 
-  async list(): Promise<CurrencyView[]> {
+  async list(): Promise<CurrencyListView[]> {
     const rows = await this.deps.db
       .select()
       .from(withdrawCurrencies)
       .orderBy(asc(withdrawCurrencies.type), asc(withdrawCurrencies.sort), asc(withdrawCurrencies.id));
-    return rows.map(currencyView);
+    return Promise.all(
+      rows.map(async (row) => {
+        const rate = await this.deps.rates.current(row);
+        return {
+          ...currencyView(row),
+          rate_source: rate.source,
+          rate_pair: rate.pair,
+          rate: rate.usdPrice,
+          rate_at: rate.at.toISOString(),
+          rate_expires_at: rate.expiresAt?.toISOString() ?? null,
+        };
+      }),
+    );
   }
 
   async create(input: z.infer<typeof ZCurrencyCreate>, by: OperatorPrincipal, ip: string): Promise<CurrencyView> {
     const currency = { protocol: '', enabled: true, sort: 0, ...definedFields(input) } as CurrencyFields;
     checkCurrency(currency);
     return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx.insert(withdrawCurrencies).values(columnsOf(currency)).returning();
+      const [row] = await tx
+        .insert(withdrawCurrencies)
+        .values({ ...columnsOf(currency), usdPriceUpdatedAt: this.deps.clock.now() })
+        .returning();
       const view = currencyView(row!);
       await this.deps.audit.record(
         { by, action: 'withdraw_currency.create', targetType: 'withdraw_currency', targetId: row!.id, after: view, ip },
@@ -116,12 +146,17 @@ export class WithdrawCurrenciesAdmin {
       const [row] = await tx.select().from(withdrawCurrencies).where(eq(withdrawCurrencies.id, id)).for('update');
       if (!row) throw notFound('currency_not_found');
       const before = currencyView(row);
-      const { id: _id, ...current } = before;
-      const currency = { ...current, ...definedFields(change) } as CurrencyFields;
+      const { id: _id, usd_price_updated_at: _at, ...current } = before;
+      const { confirm_rate, ...fields } = change;
+      const currency = { ...current, ...definedFields(fields) } as CurrencyFields;
       checkCurrency(currency);
+      // A new rate, or the same one confirmed, is valid for withdraw_rate_max_age_hours from now; saving other
+      // fields (an inline switch sends the whole row) leaves its age alone.
+      const renewed = confirm_rate === true || !dec(currency.usd_price).eq(row.usdPrice);
+      const confirmed = renewed ? { usdPriceUpdatedAt: this.deps.clock.now() } : {};
       const [updated] = await tx
         .update(withdrawCurrencies)
-        .set(columnsOf(currency))
+        .set({ ...columnsOf(currency), ...confirmed })
         .where(eq(withdrawCurrencies.id, id))
         .returning();
       const view = currencyView(updated!);
@@ -135,8 +170,8 @@ export class WithdrawCurrenciesAdmin {
 }
 
 /** The currency routes as a module of their own beside withdrawals (the review queue's routes are withdrawals'). */
-export function createWithdrawCurrenciesModule(deps: CoreDeps, services: { audit: AuditService }): Module {
-  const admin = new WithdrawCurrenciesAdmin({ db: deps.database.db, audit: services.audit });
+export function createWithdrawCurrenciesModule(deps: CoreDeps, services: { audit: AuditService; rates: WithdrawRates }): Module {
+  const admin = new WithdrawCurrenciesAdmin({ db: deps.database.db, clock: deps.clock, ...services });
   return {
     name: 'withdraw-currencies',
     routes: (app: FastifyInstance) => {

@@ -1,9 +1,11 @@
 import type { CoreDeps, Module } from '../../context.js';
 import { IdempotencyStore } from '../../db/idempotency.js';
+import { deriveKey } from '../../secret.js';
 import type { AuditService } from '../audit/service.js';
 import type { CheckerRule, ClaimRelease } from '../reviews/types.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
+import { WithdrawRates, type MarketRates } from './rates.js';
 import { withdrawalRoutes } from './routes.js';
 import { seedWithdrawCurrencies } from './seed.js';
 import {
@@ -21,6 +23,7 @@ export function createWithdrawalsModule(
     wallet: WalletService;
     settings: SettingsService;
     trading: MarginReader;
+    market: MarketRates;
     identity: KycCheck;
     notifier: OwnerNotifier;
     restrictions: WithdrawalRestrictions;
@@ -30,18 +33,26 @@ export function createWithdrawalsModule(
   },
 ) {
   const { db } = deps.database;
+  const { market, ...rest } = services;
+  const rates = new WithdrawRates({
+    market,
+    settings: services.settings,
+    clock: deps.clock,
+    key: deriveKey(deps.config, 'withdraw-rate-quotes'),
+  });
   const service = new WithdrawalsService({
     db,
     bus: deps.bus,
     clock: deps.clock,
     idempotency: new IdempotencyStore(db),
-    ...services,
+    rates,
+    ...rest,
   });
   const module: Module & { service: WithdrawalsService } = {
     name: 'withdrawals',
     service,
     routes: withdrawalRoutes(service, deps.config, deps.clock),
-    seed: () => seedWithdrawCurrencies(db),
+    seed: () => seedWithdrawCurrencies(db, deps.clock.now()),
   };
-  return { service, module };
+  return { service, rates, module };
 }

@@ -1,5 +1,6 @@
 import {
   BALANCE_DECIMALS,
+  dec,
   toJsonNumber,
   WithdrawalStatus,
   type CashierEndReason,
@@ -7,13 +8,15 @@ import {
   type CashierTypeValue,
   type DrawMethodView,
   type Language,
+  type PayoutWarningView,
   type WithdrawalStatusValue,
   type WithdrawalView,
   type WithdrawCurrencyView,
+  type WithdrawRateSource,
 } from '@pipwise/domain';
 import { translate } from '../../i18n/catalog.js';
 import { formatDateTime } from '../trading/present.js';
-import { USER_ACTOR, type CurrencyRow, type EventRow, type MethodRecord, type WithdrawalRecord } from './service.js';
+import { USER_ACTOR, type EventRow, type MethodRecord, type QuotedCurrency, type WithdrawalRecord } from './service.js';
 
 const STATUS_KEYS: Record<WithdrawalStatusValue, string> = {
   [WithdrawalStatus.unreviewed]: 'withdraw_status_unreviewed',
@@ -32,7 +35,8 @@ function statusName(status: number, actor: string | null, lang: Language): strin
 }
 const amount = (value: string) => toJsonNumber(value, BALANCE_DECIMALS);
 
-export function presentCurrency(currency: CurrencyRow): WithdrawCurrencyView {
+/** A currency with its rate now (`usd_price`, where it comes from, when taken) and the quote that holds it. */
+export function presentCurrency({ currency, rate, quote }: QuotedCurrency): WithdrawCurrencyView {
   return {
     id: currency.id,
     type: currency.type as CashierTypeValue,
@@ -40,7 +44,12 @@ export function presentCurrency(currency: CurrencyRow): WithdrawCurrencyView {
     protocol: currency.protocol,
     draw_rate: currency.drawRate,
     fee_type: currency.feeType,
-    usd_price: currency.usdPrice,
+    usd_price: rate.usdPrice,
+    rate_source: rate.source,
+    rate_pair: rate.pair,
+    rate_at: rate.at.toISOString(),
+    rate_expires_at: rate.expiresAt?.toISOString() ?? null,
+    rate_quote: quote,
     min_amount: amount(currency.minAmount),
     max_amount: amount(currency.maxAmount),
   };
@@ -81,6 +90,10 @@ export function presentWithdrawal({ withdrawal, timeline }: WithdrawalRecord, la
     number: amount(withdrawal.amount),
     real_number: amount(withdrawal.received),
     fee: amount(withdrawal.fee),
+    usd_price: dec(withdrawal.usdPrice).toFixed(),
+    rate_source: withdrawal.rateSource as WithdrawRateSource,
+    rate_pair: withdrawal.ratePair,
+    rate_at: withdrawal.rateAt?.toISOString() ?? null,
     draw_currency: { code: withdrawal.currencyCode, protocol: withdrawal.protocol },
     type: withdrawal.type as CashierTypeValue,
     address: withdrawal.address,
@@ -99,9 +112,15 @@ export function presentWithdrawal({ withdrawal, timeline }: WithdrawalRecord, la
 
 /**
  * A record as operators see it: the user's view plus whose it is, where it goes and who decided —
- * with four-eyes, the first approver too, and whether a second approval is still needed.
+ * with four-eyes, the first approver too, and whether a second approval is still needed — and the
+ * warnings on its destination (shared address, payee name), which inform and never refuse.
  */
-export function presentOperatorWithdrawal(record: WithdrawalRecord, lang: Language, needsSecondApproval: boolean) {
+export function presentOperatorWithdrawal(
+  record: WithdrawalRecord,
+  lang: Language,
+  needsSecondApproval: boolean,
+  warnings: PayoutWarningView[],
+) {
   const { withdrawal } = record;
   return {
     ...presentWithdrawal(record, lang),
@@ -110,6 +129,7 @@ export function presentOperatorWithdrawal(record: WithdrawalRecord, lang: Langua
     first_approved_by: withdrawal.firstApprovedBy,
     first_approved_at: withdrawal.firstApprovedAt?.toISOString() ?? null,
     needs_second_approval: needsSecondApproval,
+    warnings,
     decided_by: withdrawal.decidedBy,
     /** The deciding operator's note for the back office; never in the user's view. */
     internal_note: withdrawal.internalNote,

@@ -15,6 +15,7 @@ import {
   type DrawMethodView,
   type WithdrawalView,
   type WithdrawCurrencyView,
+  type WithdrawRulesView,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -54,7 +55,13 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config
     app.get(ApiPath.drawSymbols, WITHDRAWAL_LIMITS.read, async (request) => {
       requireRealUser(request);
       const { type } = parse(ZDrawSymbolQuery, request.query);
-      return ok<WithdrawCurrencyView[]>(request, (await withdrawals.currencies(type)).map(presentCurrency));
+      return ok<WithdrawCurrencyView[]>(request, (await withdrawals.quotedCurrencies(type)).map(presentCurrency));
+    });
+
+    app.get(ApiPath.drawRules, WITHDRAWAL_LIMITS.read, async (request) => {
+      const { userId } = requireRealUser(request);
+      const rules = await withdrawals.rules(userId);
+      return ok<WithdrawRulesView>(request, { kyc_required: rules.kycRequired });
     });
 
     app.post(ApiPath.draw, WITHDRAWAL_LIMITS.write, async (request) => {
@@ -124,10 +131,12 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config
         words?.internal_note ?? null,
       );
       const threshold = await withdrawals.fourEyesThreshold();
+      const warnings = await withdrawals.warnings([outcome.record.withdrawal]);
       const view = presentOperatorWithdrawal(
         outcome.record,
         request.lang,
         withdrawals.needsSecondApproval(outcome.record.withdrawal, threshold),
+        warnings.get(outcome.record.withdrawal.id) ?? [],
       );
       return ok(request, view, outcome.msgKey);
     };

@@ -9,7 +9,8 @@ const RATE_FEE_TYPE = 2;
 
 /**
  * Example withdraw currencies for a fresh installation. Amounts (min, max, fixed fees) are USD, the
- * wallet's currency; `usd_price` is how many units of the currency one USD buys.
+ * wallet's currency; `usd_price` is how many units of the currency one USD buys, used only where the
+ * market has no pair of the code (USDT, USDC): EUR follows EURUSD and USD is 1.
  */
 export const EXAMPLE_WITHDRAW_CURRENCIES: CurrencySeed[] = [
   {
@@ -74,11 +75,12 @@ export const EXAMPLE_WITHDRAW_CURRENCIES: CurrencySeed[] = [
  * start-up must not bring back or rewrite one. The advisory lock makes check and insert one step when
  * several processes start at once.
  */
-export async function seedWithdrawCurrencies(db: Db) {
+export async function seedWithdrawCurrencies(db: Db, now: Date) {
   await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('seed:withdraw_currencies'))`);
     const [existing] = await tx.select({ n: count() }).from(withdrawCurrencies);
     if (Number(existing?.n ?? 0) > 0) return;
-    await tx.insert(withdrawCurrencies).values(EXAMPLE_WITHDRAW_CURRENCIES);
+    // Operator rates count from the first start, on the server's clock.
+    await tx.insert(withdrawCurrencies).values(EXAMPLE_WITHDRAW_CURRENCIES.map((row) => ({ ...row, usdPriceUpdatedAt: now })));
   });
 }

@@ -12,6 +12,7 @@ import {
   type CashierTypeValue,
   type Dec,
   type Language,
+  type PayoutWarningView,
   type TBindDrawMethodRequest,
   type TWithdrawRequest,
   type WithdrawalStatusValue,
@@ -31,6 +32,7 @@ import type { SettingsService } from '../settings/service.js';
 import { formatDateTime } from '../trading/present.js';
 import type { WalletService } from '../wallet/service.js';
 import { bankAccount, coinAddress } from './destinations.js';
+import type { WithdrawRate, WithdrawRates } from './rates.js';
 
 export type CurrencyRow = typeof withdrawCurrencies.$inferSelect;
 export type MethodRow = typeof payoutMethods.$inferSelect;
@@ -47,9 +49,10 @@ export interface WithdrawalRecord {
   timeline: EventRow[];
 }
 
-/** Whether a user passed real-name verification (the identity context answers). */
+/** Whether a user passed real-name verification, and the name verified (the identity context answers). */
 export interface KycCheck {
   isVerified(userId: number): Promise<boolean>;
+  verifiedName(userId: number): Promise<string | null>;
 }
 
 /** Account free margin, read in the caller's transaction (the trading context answers). */
@@ -80,7 +83,15 @@ export interface WithdrawalsDeps {
   idempotency: IdempotencyStore;
   audit: AuditService;
   claims: ClaimRelease;
+  rates: WithdrawRates;
   fourEyes: CheckerRule;
+}
+
+/** A currency as the list offers it: its terms, its rate now and the signed quote of that rate. */
+export interface QuotedCurrency {
+  currency: CurrencyRow;
+  rate: WithdrawRate;
+  quote: string;
 }
 
 export const WITHDRAWAL_PAGE_SIZE = 20;
@@ -123,6 +134,26 @@ export class WithdrawalsService {
       .from(withdrawCurrencies)
       .where(and(eq(withdrawCurrencies.type, type), eq(withdrawCurrencies.enabled, true)))
       .orderBy(asc(withdrawCurrencies.sort), asc(withdrawCurrencies.id));
+  }
+
+  /** The enabled currencies of a type, each with its rate now and a quote the withdrawal can be charged at. */
+  async quotedCurrencies(type: CashierTypeValue): Promise<QuotedCurrency[]> {
+    const rows = await this.currencies(type);
+    return Promise.all(
+      rows.map(async (currency) => {
+        const rate = await this.deps.rates.current(currency);
+        return { currency, rate, quote: this.deps.rates.quote(currency.id, rate) };
+      }),
+    );
+  }
+
+  /** What the withdraw screen states before anything is typed: whether real-name verification stands in the way. */
+  async rules(userId: number): Promise<{ kycRequired: boolean }> {
+    return { kycRequired: await this.kycMissing(userId) };
+  }
+
+  private async kycMissing(userId: number): Promise<boolean> {
+    return (await this.deps.settings.get('withdraw_requires_kyc')) === '1' && !(await this.deps.identity.isVerified(userId));
   }
 
   private async currency(id: number, type: CashierTypeValue): Promise<CurrencyRow> {
@@ -215,9 +246,7 @@ export class WithdrawalsService {
     idempotency: IdempotentRequest | undefined,
     lang: Language,
   ): Promise<{ record: WithdrawalRecord; msgKey: string }> {
-    if ((await this.deps.settings.get('withdraw_requires_kyc')) === '1' && !(await this.deps.identity.isVerified(userId))) {
-      throw forbidden('withdraw_kyc_required');
-    }
+    if (await this.kycMissing(userId)) throw forbidden('withdraw_kyc_required');
     const outcome = await this.deps.idempotency.once(
       userId,
       idempotency,
@@ -254,10 +283,13 @@ export class WithdrawalsService {
     const amount = dec(body.number);
     if (amount.lt(currency.minAmount)) throw rejected('withdraw_below_min', { min: dec(currency.minAmount).toFixed(2) });
     if (amount.gt(currency.maxAmount)) throw rejected('withdraw_above_max', { max: dec(currency.maxAmount).toFixed(2) });
+    // The rate the screen showed (its signed quote), else the rate now; either is locked into the record.
+    const rate = body.rate_quote ? this.deps.rates.redeem(body.rate_quote, currency.id) : await this.deps.rates.current(currency);
+    this.deps.rates.requireValid(rate, currency.code, lang);
     const quote = withdrawalQuote(amount, {
       fee_type: currency.feeType,
       draw_rate: currency.drawRate,
-      usd_price: currency.usdPrice,
+      usd_price: rate.usdPrice,
     });
     if (quote.fee.gte(amount)) throw rejected('withdraw_fee_exceeds', { fee: quote.fee.toFixed(2) });
 
@@ -279,7 +311,10 @@ export class WithdrawalsService {
         methodId: method.id,
         amount: quote.amount.toFixed(2),
         fee: quote.fee.toFixed(2),
-        usdPrice: currency.usdPrice,
+        usdPrice: rate.usdPrice,
+        rateSource: rate.source,
+        ratePair: rate.pair,
+        rateAt: rate.at,
         received: quote.received.toFixed(2),
         currencyCode: currency.code,
         protocol: currency.protocol,
@@ -440,6 +475,58 @@ export class WithdrawalsService {
     return new Map(rows.map((row) => [row.userId, row.total ?? '0']));
   }
 
+  /** Each record's warnings (by record id), judged on the payout method it was made to. */
+  async warnings(rows: WithdrawalRow[]): Promise<Map<number, PayoutWarningView[]>> {
+    const ids = [...new Set(rows.map((row) => row.methodId))];
+    const methods = ids.length === 0 ? [] : await this.db.select().from(payoutMethods).where(inArray(payoutMethods.id, ids));
+    const byId = new Map(methods.map((method) => [method.id, method]));
+    const names = new Map<number, Promise<string | null>>();
+    const result = new Map<number, PayoutWarningView[]>();
+    for (const row of rows) {
+      const method = byId.get(row.methodId);
+      result.set(row.id, method ? await this.methodWarnings(method, names) : []);
+    }
+    return result;
+  }
+
+  /** The warnings of a user's payout methods that are not deleted (the back office's user detail). */
+  async userWarnings(userId: number): Promise<PayoutWarningView[]> {
+    const methods = await this.db
+      .select()
+      .from(payoutMethods)
+      .where(and(eq(payoutMethods.userId, userId), isNull(payoutMethods.deletedAt)))
+      .orderBy(asc(payoutMethods.id));
+    const names = new Map<number, Promise<string | null>>();
+    return (await Promise.all(methods.map((method) => this.methodWarnings(method, names)))).flat();
+  }
+
+  /**
+   * A coin address bound by other users too (deleted bindings count: the address was theirs), compared
+   * without case as Ethereum addresses are; a bank payee whose name is not the owner's verified name (word
+   * order, case and punctuation aside), or an owner with no verified name to compare with.
+   */
+  private async methodWarnings(method: MethodRow, names: Map<number, Promise<string | null>>): Promise<PayoutWarningView[]> {
+    if (method.address !== null) {
+      const others = await this.db
+        .selectDistinct({ uid: users.uid })
+        .from(payoutMethods)
+        .innerJoin(users, eq(users.id, payoutMethods.userId))
+        .where(
+          and(sql`lower(${payoutMethods.address}) = lower(${method.address})`, sql`${payoutMethods.userId} <> ${method.userId}`),
+        )
+        .orderBy(asc(users.uid));
+      return others.length === 0
+        ? []
+        : [{ code: 'address_shared', address: method.address, uids: others.map((other) => other.uid) }];
+    }
+    if (method.payeeName === null) return [];
+    if (!names.has(method.userId)) names.set(method.userId, this.deps.identity.verifiedName(method.userId));
+    const verified = await names.get(method.userId)!;
+    return verified !== null && sameName(verified, method.payeeName)
+      ? []
+      : [{ code: 'payee_name_mismatch', payee_name: method.payeeName, verified_name: verified }];
+  }
+
   async exists(id: number): Promise<boolean> {
     const [row] = await this.db.select({ id: withdrawals.id }).from(withdrawals).where(eq(withdrawals.id, id)).limit(1);
     return row !== undefined;
@@ -564,6 +651,17 @@ function destinationOf(currency: CurrencyRow, body: TBindDrawMethodRequest) {
     sameAs: eq(payoutMethods.payeeAccount, payeeAccount),
   };
 }
+
+/** A name's words without case, punctuation or order: "LOVELACE, Ada" is "Ada Lovelace". */
+const nameWords = (name: string) =>
+  name
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .sort()
+    .join(' ');
+const sameName = (a: string, b: string) => nameWords(a) === nameWords(b);
 
 /** How the notice names a method: the currency and protocol, and the destination shortened to its ends. */
 function describeMethod(method: MethodRow, currency: CurrencyRow): string {
