@@ -5,13 +5,14 @@ import {
   type TBindDrawMethodRequest,
   type WithdrawalView,
   type WithdrawCurrencyView,
+  type WithdrawRulesView,
 } from '@pipwise/domain';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, refusedOffline } from '../http';
 import { IntentKeys } from '../intent';
 import { accountKeys } from './account';
 import { orderMutationDefaults } from './orders';
-import { STALE_REFERENCE, STALE_SHORT } from './staleTimes';
+import { STALE_SHORT } from './staleTimes';
 
 /** One page of `draw_list`, paged by number like the other record lists. */
 export interface WithdrawalPage {
@@ -26,15 +27,32 @@ export const withdrawKeys = {
   currencies: (type: CashierTypeValue) => [...withdrawKeys.all, 'currencies', type] as const,
   methods: () => [...withdrawKeys.all, 'methods'] as const,
   methodsOf: (type: CashierTypeValue) => [...withdrawKeys.methods(), type] as const,
+  rules: () => [...withdrawKeys.all, 'rules'] as const,
   records: () => [...withdrawKeys.all, 'records'] as const,
 };
 
-/** `draw_symbol_list`: the currencies one may withdraw in by coin (1) or bank (2), with their fee terms. */
+/** A quoted rate is honoured for a minute: the list is fetched again well before, while the screen is open. */
+const RATE_REFRESH_MS = 30_000;
+
+/**
+ * `draw_symbol_list`: the currencies one may withdraw in by coin (1) or bank (2), with their fee terms and
+ * their rate now (a market pair's or the operator's) with the signed quote the request sends back.
+ */
 export function useWithdrawCurrenciesQuery(type: CashierTypeValue) {
   return useQuery({
     queryKey: withdrawKeys.currencies(type),
     queryFn: () => http.get<WithdrawCurrencyView[]>(ApiPath.drawSymbols, { type }),
-    staleTime: STALE_REFERENCE,
+    staleTime: RATE_REFRESH_MS,
+    refetchInterval: RATE_REFRESH_MS,
+  });
+}
+
+/** `draw_rules`: what the withdraw screen says before anything is typed (real-name verification first). */
+export function useWithdrawRulesQuery() {
+  return useQuery({
+    queryKey: withdrawKeys.rules(),
+    queryFn: () => http.get<WithdrawRulesView>(ApiPath.drawRules),
+    staleTime: STALE_SHORT,
   });
 }
 
@@ -70,6 +88,8 @@ export interface WithdrawRequest {
   number: string;
   memo: string;
   draw_method_id: number;
+  /** The `rate_quote` of the currency whose estimate the screen showed. */
+  rate_quote: string;
 }
 
 /** Module-wide, so an intent outlives the screen: coming back to resend a lost request reuses its key. */
@@ -87,6 +107,11 @@ export function useWithdrawMutation() {
     mutationFn: ({ request, key }: { request: WithdrawRequest; key: string }) =>
       http.post<WithdrawalView>(ApiPath.draw, { ...request }, { form: true, loading: true, silent: true, idempotencyKey: key }),
     onSettled: (_data, error) => intents.settle(WITHDRAW_FORM, error),
+    // A refused request may have met a rate that moved on: the screen shows the current one again.
+    onError: (error: unknown) => {
+      orderMutationDefaults.onError(error);
+      void client.invalidateQueries({ queryKey: [...withdrawKeys.all, 'currencies'] });
+    },
     onSuccess: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: accountKeys.money() }),

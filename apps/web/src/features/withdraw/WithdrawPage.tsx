@@ -4,7 +4,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useAccountFiguresQuery } from '../../api/queries/account';
-import { useDrawMethodsQuery, useWithdrawCurrenciesQuery, useWithdrawMutation } from '../../api/queries/withdraw';
+import {
+  useDrawMethodsQuery,
+  useWithdrawCurrenciesQuery,
+  useWithdrawMutation,
+  useWithdrawRulesQuery,
+} from '../../api/queries/withdraw';
 import { Paths, withdrawWayPath } from '../../app/paths';
 import { PriceInput } from '../../components/PriceInput';
 import { Screen } from '../../components/Screen';
@@ -12,7 +17,7 @@ import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { schemaErrors } from '../../forms/schemaErrors';
 import { formatDateTime, formatMoney } from '../../i18n/format';
 import { Field } from '../auth/fields';
-import { amountProblem, estimateTexts } from './quote';
+import { amountProblem, estimateTexts, rateTexts } from './quote';
 import { CurrencyPicker, Figure, methodDestination, Section, TypePicker } from './shared';
 
 /** The balance is kept in USD (DESIGN §9). */
@@ -32,12 +37,14 @@ export default function WithdrawPage() {
   const currencies = useWithdrawCurrenciesQuery(type);
   const methods = useDrawMethodsQuery(type);
   const withdraw = useWithdrawMutation();
+  const rules = useWithdrawRulesQuery();
 
   const currency = currencies.data?.find((item) => item.id === chosenCurrency) ?? currencies.data?.[0];
   const currencyMethods = methods.data?.filter((method) => method.draw_currency.id === currency?.id) ?? [];
   const method = currencyMethods.find((item) => item.id === chosenMethod && item.usable);
   const withdrawable = figures.data?.withdrawable ?? 0;
   const estimate = estimateTexts(amount, currency);
+  const rate = currency && rateTexts(currency, new Date(), formatDateTime);
 
   useNoMethodDialog(type, methods.data);
 
@@ -54,6 +61,8 @@ export default function WithdrawPage() {
       number: amount,
       memo: memo.trim(),
       draw_method_id: method?.id ?? 0,
+      // The rate this estimate was computed with: the server charges it (within a minute of being quoted).
+      rate_quote: currency?.rate_quote ?? '',
     };
     const found = schemaErrors(ZWithdrawRequest, request, t, {
       namespace: 'withdraw',
@@ -82,6 +91,14 @@ export default function WithdrawPage() {
       }
     >
       <div className="wd-form">
+        {rules.data?.kyc_required && (
+          <section className="wd-notice wd-kyc" role="note" aria-label={t('withdraw.kyc_required')}>
+            <p>{t('withdraw.kyc_required')}</p>
+            <Link className="wd-link" to={Paths.auth}>
+              {t('withdraw.kyc_link')}
+            </Link>
+          </section>
+        )}
         <section className="wd-card" aria-label={t('withdraw.funds')}>
           {figures.isPending ? (
             <ListSkeleton rows={1} />
@@ -167,6 +184,17 @@ export default function WithdrawPage() {
         <section className="wd-card" aria-label={t('withdraw.estimate')}>
           <Figure label={t('withdraw.fee')} text={estimate.fee} unit={BALANCE_UNIT} />
           <Figure label={t('withdraw.received')} text={estimate.received} unit={currency?.code} />
+          {rate && (
+            <>
+              <Figure label={t('withdraw.rate')} text={t(rate.value.key, rate.value.params)} />
+              {rate.source && <p className="wd-rate-source">{t(rate.source.key, rate.source.params)}</p>}
+              {rate.stale && (
+                <p className="field-error" role="alert">
+                  {t('withdraw.rate_stale', { code: currency.code })}
+                </p>
+              )}
+            </>
+          )}
         </section>
 
         <Field label={t('withdraw.memo')} error={errors.memo}>

@@ -104,6 +104,7 @@ function WithdrawalDetail({ record, onClose }: { record: WithdrawalView; onClose
             description={
               <>
                 <span className="wd-record-time">{formatDateTime(event.created_at)}</span>
+                {event.status === WithdrawalStatus.unreviewed && <LockedRate record={record} />}
                 {event.note && <span className="wd-step-note">{event.note}</span>}
               </>
             }
@@ -119,5 +120,18 @@ function WithdrawalDetail({ record, onClose }: { record: WithdrawalView; onClose
         {t('common.close')}
       </Button>
     </section>
+  );
+}
+
+/** The rate the request locked, on its first step: its value, and the market pair and quote time or when we set it. */
+function LockedRate({ record }: { record: WithdrawalView }) {
+  const { t } = useTranslation();
+  const at = record.rate_at && formatDateTime(record.rate_at);
+  return (
+    <span className="wd-step-note wd-rate-locked">
+      {t('withdraw.rate_locked', { price: record.usd_price, code: record.draw_currency.code })}
+      {at && record.rate_pair && <> · {t('withdraw.rate_market', { pair: record.rate_pair, time: at })}</>}
+      {at && record.rate_source === 'operator' && <> · {at}</>}
+    </span>
   );
 }

@@ -1,7 +1,7 @@
 import { withdrawalQuote, type Language, type WithdrawCurrencyView } from '@pipwise/domain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatMoney } from '../../i18n/format';
-import { amountProblem, estimateTexts, withdrawEstimate } from './quote';
+import { amountProblem, estimateTexts, rateTexts, withdrawEstimate } from './quote';
 
 let language: Language = 'en';
 vi.mock('../../i18n/index', () => ({ currentLanguage: () => language }));
@@ -14,6 +14,11 @@ const currency = (terms: Partial<WithdrawCurrencyView>): WithdrawCurrencyView =>
   draw_rate: '0',
   fee_type: 1,
   usd_price: '1',
+  rate_source: 'operator',
+  rate_pair: null,
+  rate_at: '2026-11-18T12:00:00.000Z',
+  rate_expires_at: '2026-11-19T12:00:00.000Z',
+  rate_quote: 'signed',
   min_amount: 10,
   max_amount: 50000,
   ...terms,
@@ -81,5 +86,41 @@ describe('amount limits', () => {
 
   it('reads a maximum of 0 as no maximum', () => {
     expect(amountProblem('90000', currency({ max_amount: 0 }), 100000)).toBeNull();
+  });
+});
+
+describe('the rate the screen shows', () => {
+  const time = (iso: string) => `at ${iso}`;
+
+  it('names the market pair and quote time of a live rate, and the estimate uses that rate', () => {
+    const eur = currency({
+      code: 'EUR',
+      protocol: '',
+      fee_type: 2,
+      draw_rate: '0.01',
+      usd_price: '0.88967971',
+      rate_source: 'market',
+      rate_pair: 'EURUSD',
+      rate_expires_at: null,
+    });
+    expect(rateTexts(eur, new Date('2026-11-30T00:00:00Z'), time)).toEqual({
+      value: { key: 'withdraw.rate_value', params: { price: '0.88967971', code: 'EUR' } },
+      source: { key: 'withdraw.rate_market', params: { pair: 'EURUSD', time: 'at 2026-11-18T12:00:00.000Z' } },
+      stale: false,
+    });
+    // The issue's case: 120 USD at the app's EURUSD of 1.124 is 105.69 EUR, not the 109.29 of a typed 0.92.
+    expect(withdrawEstimate('120', eur)?.received.toFixed(2)).toBe('105.69');
+  });
+
+  it('shows when an operator rate was set and until when it holds, and says when it no longer does', () => {
+    const usdt = currency({});
+    expect(rateTexts(usdt, new Date('2026-11-19T12:00:00Z'), time)).toMatchObject({
+      source: {
+        key: 'withdraw.rate_operator',
+        params: { time: 'at 2026-11-18T12:00:00.000Z', until: 'at 2026-11-19T12:00:00.000Z' },
+      },
+      stale: false,
+    });
+    expect(rateTexts(usdt, new Date('2026-11-19T12:00:01Z'), time).stale).toBe(true);
   });
 });

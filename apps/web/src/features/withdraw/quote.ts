@@ -36,3 +36,33 @@ export function amountProblem(amount: string, currency: WithdrawCurrencyView, wi
   if (value.greaterThan(withdrawable)) return { key: 'amount_over', limit: withdrawable };
   return null;
 }
+
+/** What the screen says of a currency's rate: its value and where it comes from, as translation keys. */
+export interface RateTexts {
+  /** `1 USD = {{price}} {{code}}` */
+  value: { key: 'withdraw.rate_value'; params: { price: string; code: string } };
+  /** Market pair and quote time, the operator's setting and its validity, or nothing for USD itself. */
+  source:
+    | { key: 'withdraw.rate_market'; params: { pair: string; time: string } }
+    | { key: 'withdraw.rate_operator'; params: { time: string; until: string } }
+    | null;
+  /** An operator rate past its validity: the server refuses withdrawals in the currency until it is set again. */
+  stale: boolean;
+}
+
+/** The rate the server reported with the currency (the one the estimate is computed with, and charged at). */
+export function rateTexts(currency: WithdrawCurrencyView, now: Date, formatTime: (iso: string) => string): RateTexts {
+  const value = { key: 'withdraw.rate_value', params: { price: currency.usd_price, code: currency.code } } as const;
+  if (currency.rate_source === 'market') {
+    const source = currency.rate_pair
+      ? ({ key: 'withdraw.rate_market', params: { pair: currency.rate_pair, time: formatTime(currency.rate_at) } } as const)
+      : null;
+    return { value, source, stale: false };
+  }
+  const until = currency.rate_expires_at;
+  return {
+    value,
+    source: { key: 'withdraw.rate_operator', params: { time: formatTime(currency.rate_at), until: formatTime(until ?? '') } },
+    stale: until !== null && new Date(until) < now,
+  };
+}
