@@ -1,4 +1,4 @@
-import { OrderStatus } from '@pipwise/domain';
+import { OrderStatus, type PayoutWarningView } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Popconfirm, Select, Skeleton, Space, Switch, Tabs, Tag } from 'antd';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { adminApi } from '../api';
 import { useSession } from '../session';
 import { LoadError, TABULAR, errorText, formatDateTime, formatDecimal, pnlColor } from './BackOfficeStates';
+import { PayoutWarnings } from './PayoutWarnings';
 import { UserPagedTable } from './UserPagedTable';
 
 const FREEZES = ['login', 'trading', 'withdrawals'] as const;
@@ -27,6 +28,8 @@ export interface UserProfile {
   invite?: { code?: string; invited_by_uid?: number | null; invited_count?: number };
   deposits_total?: number;
   withdrawals_total?: number;
+  /** Shared coin addresses and payees not named as the verified owner, over the user's payout methods. */
+  payout_warnings?: PayoutWarningView[];
   kyc_status?: number;
   [key: string]: unknown;
 }
@@ -105,6 +108,11 @@ function Overview({ user }: { user: UserProfile }) {
   const kycStatus = user.kyc?.status ?? user.kyc_status;
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      {user.payout_warnings && user.payout_warnings.length > 0 && (
+        <section aria-label={t('payout_warnings')}>
+          <PayoutWarnings warnings={user.payout_warnings} />
+        </section>
+      )}
       <Descriptions size="small" bordered column={{ xs: 1, md: 2 }} title={t('profile')}>
         <Descriptions.Item label={t('field_uid')}>{String(user.uid)}</Descriptions.Item>
         <Descriptions.Item label={t('field_email')}>{user.email || '—'}</Descriptions.Item>

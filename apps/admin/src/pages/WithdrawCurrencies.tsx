@@ -1,9 +1,62 @@
 import { CashierType, dec, FIXED_FEE_TYPE } from '@pipwise/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Space, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { amountLimitFields, cashierTypeOptions, ENABLED_FIELD, SORT_FIELD } from '../components/CatalogueRules';
 import { CatalogueTable } from '../components/CatalogueTable';
 import { asText } from '../components/text';
+import { adminApi } from '../api';
+import { errorText, formatDateTime, TABULAR } from '../components/BackOfficeStates';
+
+/** What the list adds to a currency: the rate users get now and where it comes from. */
+interface RateRow {
+  id: number;
+  code: string;
+  rate: string;
+  rate_source: 'market' | 'operator';
+  rate_pair: string | null;
+  rate_at: string;
+  rate_expires_at: string | null;
+}
+
+/**
+ * The rate users are charged now: a market pair's (the stored usd_price is then unused) or the operators'
+ * with its validity, which "Confirm" renews without changing it.
+ */
+function CurrentRate({ row }: { row: RateRow }) {
+  const { t } = useTranslation('catalogue');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const confirm = useMutation({
+    mutationFn: () => adminApi('PUT', `/withdraw-currencies/${row.id}`, { body: { confirm_rate: true } }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['catalogue', '/withdraw-currencies'] }),
+    onError: (error) => void message.error(errorText(error, t('common:server_error'))),
+  });
+  const stale = row.rate_expires_at !== null && new Date(row.rate_expires_at) < new Date();
+  return (
+    <Space orientation="vertical" size={0}>
+      <span style={TABULAR}>{row.rate}</span>
+      <Typography.Text type={stale ? 'danger' : 'secondary'}>
+        {row.rate_source === 'market'
+          ? row.rate_pair
+            ? t('withdraw_currencies.rate_source_market', { pair: row.rate_pair })
+            : t('withdraw_currencies.rate_source_par')
+          : stale
+            ? t('withdraw_currencies.rate_stale')
+            : t('withdraw_currencies.rate_source_operator', {
+                time: formatDateTime(row.rate_at),
+                until: formatDateTime(row.rate_expires_at),
+              })}
+      </Typography.Text>
+      {row.rate_source === 'operator' && (
+        <Button size="small" loading={confirm.isPending} onClick={() => confirm.mutate()}>
+          {t('withdraw_currencies.rate_confirm')}
+        </Button>
+      )}
+    </Space>
+  );
+}
 
 /** Any fee type but the fixed one charges amount × draw_rate. */
 const RATE_FEE_TYPE = 2;
@@ -57,7 +110,14 @@ export default function WithdrawCurrencies() {
         SORT_FIELD,
         ENABLED_FIELD,
       ]}
-      fixedColumns={[{ key: 'id', dataIndex: 'id', title: t('field.id') }]}
+      fixedColumns={[
+        { key: 'id', dataIndex: 'id', title: t('field.id') },
+        {
+          key: 'rate',
+          title: t('withdraw_currencies.rate_now'),
+          render: (_, row) => <CurrentRate row={row as unknown as RateRow} />,
+        },
+      ]}
     />
   );
 }

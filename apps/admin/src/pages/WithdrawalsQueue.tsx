@@ -1,8 +1,9 @@
-import { WithdrawalStatus, type WithdrawalView } from '@pipwise/domain';
+import { WithdrawalStatus, type PayoutWarningView, type WithdrawalView } from '@pipwise/domain';
 import { Alert, Descriptions, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DateTime } from '../components/DateTime';
+import { DateTime, formatDateTime } from '../components/DateTime';
 import { Money } from '../components/Money';
+import { PayoutWarnings } from '../components/PayoutWarnings';
 import { operatorName, ReviewQueue, StatusTag, StatusTimeline, type ReviewItem } from '../components/ReviewQueue';
 
 /** A withdrawal as operators see it: the user's record plus who decided and the four-eyes state. */
@@ -15,6 +16,8 @@ type WithdrawalItem = WithdrawalView &
     needs_second_approval: boolean;
     /** The deciding operator's note for the back office. */
     internal_note?: string | null;
+    /** Shared coin address, payee not named as the verified owner: shown, never refused for. */
+    warnings: PayoutWarningView[];
   };
 
 const STATUSES = [WithdrawalStatus.unreviewed, WithdrawalStatus.completed, WithdrawalStatus.rejected, WithdrawalStatus.invalid];
@@ -43,6 +46,12 @@ export default function WithdrawalsQueue() {
           title: t('payout'),
           align: 'right',
           render: (_, item) => <Money value={item.real_number} currency={item.draw_currency.code} decimals={6} />,
+        },
+        {
+          key: 'warnings',
+          title: t('warnings'),
+          render: (_, item) =>
+            item.warnings.length > 0 ? <Tag color="orange">{t('warnings_short', { count: item.warnings.length })}</Tag> : null,
         },
         {
           key: 'status',
@@ -74,6 +83,7 @@ export default function WithdrawalsQueue() {
           {item.status === WithdrawalStatus.unreviewed && !item.first_approved_by && item.needs_second_approval && (
             <Alert type="info" showIcon title={t('four_eyes_required')} />
           )}
+          <PayoutWarnings warnings={item.warnings} />
           <Descriptions
             size="small"
             bordered
@@ -92,6 +102,7 @@ export default function WithdrawalsQueue() {
                   />
                 ),
               },
+              { key: 'rate', label: t('rate'), children: <LockedRate item={item} /> },
               { key: 'address', label: t('address'), children: item.address ?? '—' },
               { key: 'bank', label: t('bank_name'), children: item.bank_name ?? '—' },
               { key: 'account', label: t('payee_account'), children: item.payee_account ?? '—' },
@@ -114,4 +125,24 @@ function FourEyesTag({ item }: { item: WithdrawalItem }) {
     return <Tag color="gold">{t('first_approved_short', { operator: operatorName(item.first_approved_by) })}</Tag>;
   if (item.needs_second_approval) return <Tag>{t('two_approvals')}</Tag>;
   return null;
+}
+
+/** The rate the request locked: its value, and the market pair and quote time or the operators' setting time. */
+function LockedRate({ item }: { item: WithdrawalItem }) {
+  const { t } = useTranslation('reviews');
+  return (
+    <span data-testid="locked-rate">
+      {t('rate_locked', { price: item.usd_price, code: item.draw_currency.code })}
+      {item.rate_at && (
+        <>
+          {' · '}
+          {item.rate_pair
+            ? t('rate_market', { pair: item.rate_pair, time: formatDateTime(item.rate_at) })
+            : item.rate_source === 'operator'
+              ? t('rate_operator', { time: formatDateTime(item.rate_at) })
+              : null}
+        </>
+      )}
+    </span>
+  );
 }
