@@ -282,10 +282,11 @@ export function ContentManager({ kind, contentMax, withDescription = false }: Co
               label={t('field_cover')}
               rules={[
                 { max: 500, message: t('validation_too_long', { max: 500 }) },
-                { pattern: /^(https?:\/\/\S+|\/\S*)?$/i, message: t('validation_link') },
+                // The app shows images of its own site only (its Content-Security-Policy), as the server checks.
+                { pattern: /^(\/(?![/\\])\S*)?$/, message: t('validation_cover_path') },
               ]}
             >
-              <Input placeholder="https://…" />
+              <Input placeholder="/…" />
             </Form.Item>
           )}
           <Form.Item

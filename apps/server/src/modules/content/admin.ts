@@ -11,11 +11,15 @@ import { sanitizeContentHtml } from '../../http/html.js';
 import type { OperatorPrincipal } from '../../http/operator.js';
 import type { AuditService } from '../audit/service.js';
 
-/** An image over http(s) or a path on this origin, or '' for none; nothing that runs script. */
+/**
+ * A path of this site, or '' for none. The app's Content-Security-Policy shows images of its own origin
+ * only (`img-src 'self'`), so a cover from another site would be a broken image on every phone: it is
+ * refused when saved. `//host` and `/\host` are other sites to a browser.
+ */
 const coverInput = safeText('news_cover_invalid')
   .trim()
   .max(500, { error: 'field_too_long' })
-  .refine((value) => value === '' || /^(https?:\/\/[^\s]+|\/[^\s]*)$/i.test(value), { error: 'news_cover_invalid' });
+  .refine((value) => value === '' || /^\/(?![/\\])\S*$/.test(value), { error: 'news_cover_invalid' });
 
 /**
  * An article is one row in one language (the table's shape): a story in three languages is three rows,
