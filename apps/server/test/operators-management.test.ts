@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operators } from '../src/db/schema.js';
 import { translate } from '../src/i18n/catalog.js';
-import { DB_KINDS, ManualClock, startTestServer, type TestServer } from './harness.js';
+import { DB_KINDS, ManualClock, startTestServer, totpCode, type TestServer } from './harness.js';
 import { auditRows, login, newOperator, signIn, type TestOperator } from './operators-helpers.js';
 
 interface OperatorRow {
@@ -31,15 +31,49 @@ describe.each(DB_KINDS)('superadmin manages operators on %s', (kind) => {
   const enabledSuperadmins = async () =>
     (await server.ctx.operators.list()).filter((operator) => operator.role === 'superadmin' && !operator.disabled);
 
-  it('adds an operator, shows the enrolment once, and lists operators without secrets', async () => {
-    const added = await post<{ email: string; role: string; password: string; otpauth: string }>('/operators', {
+  /** Opens an enrolment link as its operator would: their own password, their authenticator's code. */
+  async function enrol(link: string, password: string) {
+    const token = link.slice(link.indexOf('#') + 1);
+    const begun = await server.call<{ email: string; role: string; otpauth: string }>('POST', '/admin/api/enrolment/begin', {
+      body: { token },
+    });
+    expect(begun.code).toBe(1);
+    const otp = totpCode(begun.data.otpauth, server.clock.now().getTime());
+    const finished = await server.call<{ token: string }>('POST', '/admin/api/enrolment/finish', {
+      body: { token, password, otp },
+    });
+    return { begun, finished, token, otpauth: begun.data.otpauth };
+  }
+
+  it('adds an operator with a one-time enrolment link; the operator sets their own password and code', async () => {
+    const added = await post<{ email: string; role: string; link: string; expires_at: string }>('/operators', {
       email: ' New.Finance@ops.test ',
       role: 'finance',
     });
     expect(added.code).toBe(1);
-    expect(Object.keys(added.data).sort()).toEqual(['email', 'otpauth', 'password', 'role']);
+    expect(Object.keys(added.data).sort()).toEqual(['email', 'expires_at', 'link', 'role']);
     expect(added.data).toMatchObject({ email: 'New.Finance@ops.test', role: 'finance' });
-    expect((await login(server, added.data)).code).toBe(1);
+    expect(added.data.link).toMatch(/^\/admin\/enrol#[\w-]{43}$/);
+
+    // A password too short is refused and the link stays open; a code of another secret too.
+    const token = added.data.link.slice(added.data.link.indexOf('#') + 1);
+    await server.call('POST', '/admin/api/enrolment/begin', { body: { token } });
+    expect(
+      await server.call('POST', '/admin/api/enrolment/finish', { body: { token, password: 'short', otp: '123456' } }),
+    ).toMatchObject({ code: 1001, msg: translate('en', 'operator_password_invalid', { min: 12 }) });
+    const { begun, finished, otpauth } = await enrol(added.data.link, 'my-own-password-1');
+    expect(begun.data).toMatchObject({ email: 'New.Finance@ops.test', role: 'finance' });
+    expect(finished.code).toBe(1);
+    expect(finished.data.token).toMatch(/^pwo_/);
+    // The link is spent.
+    expect(await server.call('POST', '/admin/api/enrolment/begin', { body: { token } })).toMatchObject({
+      code: 1002,
+      msg: translate('en', 'operator_enrolment_invalid'),
+    });
+    clock.advance(30_000);
+    expect((await login(server, { email: added.data.email, password: 'my-own-password-1', otpauth })).code).toBe(1);
+    const [enrolledRow] = (await auditRows(server, 'operator.enrol')).slice(-1);
+    expect(JSON.stringify(enrolledRow)).not.toContain('my-own-password-1');
 
     const listed = await server.call<OperatorRow[]>('GET', '/admin/api/operators', { headers });
     const row = listed.data.find((operator) => operator.email === 'New.Finance@ops.test');
@@ -51,7 +85,7 @@ describe.each(DB_KINDS)('superadmin manages operators on %s', (kind) => {
       created_by: `operator:${root.email}`,
       created_at: expect.any(String),
     });
-    expect(JSON.stringify(listed.data)).not.toContain(added.data.password);
+    expect(JSON.stringify(listed.data)).not.toContain('my-own-password-1');
 
     const [audited] = (await auditRows(server, 'operator.create')).slice(-1);
     expect(audited).toMatchObject({
@@ -60,7 +94,7 @@ describe.each(DB_KINDS)('superadmin manages operators on %s', (kind) => {
       targetId: String(row!.id),
       after: { email: 'New.Finance@ops.test', role: 'finance' },
     });
-    expect(JSON.stringify(audited)).not.toContain(added.data.password);
+    expect(JSON.stringify(audited)).not.toContain(token);
     expect(JSON.stringify(audited)).not.toContain('secret=');
 
     expect(await post('/operators', { email: 'new.finance@OPS.test', role: 'support' })).toMatchObject({
@@ -181,16 +215,20 @@ describe.each(DB_KINDS)('superadmin manages operators on %s', (kind) => {
     }
   });
 
-  it('resets password and TOTP: shown once, audited without secrets', async () => {
+  it('resets password and TOTP to a new enrolment link: the old ones stop working, audited without secrets', async () => {
     const target = await newOperator(server, 'content');
-    const reset = await post<{ email: string; role: string; password: string; otpauth: string }>(`/operators/${target.id}/reset`);
+    const reset = await post<{ email: string; role: string; link: string }>(`/operators/${target.id}/reset`);
     expect(reset.code).toBe(1);
     expect(reset.data).toMatchObject({ email: target.email, role: 'content' });
-    expect(reset.data.otpauth).not.toBe(target.otpauth);
+    clock.advance(30_000);
+    expect((await login(server, target)).code).toBe(1002);
     const [audited] = (await auditRows(server, 'operator.reset')).slice(-1);
     expect(audited).toMatchObject({ actor: `operator:${root.email}`, targetId: String(target.id) });
-    expect(JSON.stringify(audited)).not.toContain(reset.data.password);
-    expect(JSON.stringify(audited)).not.toContain(new URL(reset.data.otpauth).searchParams.get('secret'));
-    expect((await login(server, reset.data)).code).toBe(1);
+    expect(JSON.stringify(audited)).not.toContain(reset.data.link.slice(reset.data.link.indexOf('#') + 1));
+    const { finished, otpauth } = await enrol(reset.data.link, 'a-fresh-password-2');
+    expect(finished.code).toBe(1);
+    expect(otpauth).not.toBe(target.otpauth);
+    clock.advance(30_000);
+    expect((await login(server, { ...target, password: 'a-fresh-password-2', otpauth })).code).toBe(1);
   });
 });

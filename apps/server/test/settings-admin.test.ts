@@ -7,17 +7,20 @@ import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
 
 /**
  * Settings through the back office: content and finance read them all; a money or risk key is changed
- * only by finance, any other key only by content (superadmin both); every change has its audit row.
+ * only by a superadmin (one that weakens a control only with a second one's approval), any other key by
+ * content too; every change has its audit row.
  */
 describe.each(DB_KINDS)('settings in the back office on %s', (kind) => {
   let server: TestServer;
   let content: Record<string, string>;
   let finance: Record<string, string>;
+  let root: Record<string, string>;
 
   beforeAll(async () => {
     server = await startTestServer(kind);
     content = await server.operatorHeaders('carla', 'content');
     finance = await server.operatorHeaders('fred', 'finance');
+    root = await server.operatorHeaders('root', 'superadmin');
   });
   afterAll(() => server.close());
 
@@ -39,7 +42,7 @@ describe.each(DB_KINDS)('settings in the back office on %s', (kind) => {
     expect(await put('service_link', 'https://chat.example', support)).toMatchObject({ code: 1003 });
   });
 
-  it('lets each role change only its own keys; superadmin changes both', async () => {
+  it('lets content change only its keys, finance none, a superadmin both', async () => {
     const before = await storedRows();
     const auditCount = (await audits()).length;
     expect(await put('stop_out_level', '30', content)).toMatchObject({
@@ -52,15 +55,35 @@ describe.each(DB_KINDS)('settings in the back office on %s', (kind) => {
     });
     expect(await put('service_link', 'https://chat.example', finance)).toMatchObject({
       code: 1003,
-      msg: 'Your role may not change the setting service_link.',
+      msg: 'Your role may not do this.',
+    });
+    expect(await put('withdraw_four_eyes_above', '5000', finance)).toMatchObject({
+      code: 1003,
+      msg: 'Your role may not do this.',
     });
     expect(await storedRows()).toEqual(before);
     expect((await audits()).length).toBe(auditCount);
 
     for (const key of MONEY_SETTING_KEYS) expect(Object.hasOwn(DEFAULT_SETTINGS, key), key).toBe(true);
-    expect(await put('stop_out_level', 30, finance)).toMatchObject({ code: 1, data: { stop_out_level: '30' } });
+    // The stop-out level either way weakens a control: it waits for a second superadmin.
+    const held = await put('stop_out_level', 30, root);
+    expect(held).toMatchObject({
+      code: 1,
+      data: { pending_change: { kind: 'settings', payload: { changes: { stop_out_level: '30' } } } },
+    });
+    expect(await server.ctx.settings.get('stop_out_level')).toBe('50');
+    const id = (held.data as unknown as { pending_change: { id: number } }).pending_change.id;
+    const second = await server.operatorHeaders('second-root', 'superadmin');
+    expect(await server.call('POST', `/admin/api/changes/${id}/approve`, { headers: second })).toMatchObject({ code: 1 });
+    expect(await server.ctx.settings.get('stop_out_level')).toBe('30');
+    const [approved] = await audits();
+    expect(approved).toMatchObject({
+      actor: 'operator:second-root@ops.test',
+      targetId: 'stop_out_level',
+      before: { value: '50' },
+      after: { value: '30', maker: 'root@ops.test' },
+    });
     expect(await put('service_link_type', '3', content)).toMatchObject({ code: 1, data: { service_link_type: '3' } });
-    const root = await server.operatorHeaders('root', 'superadmin');
     expect(await put('trade_fee_type', '1', root)).toMatchObject({ code: 1 });
     expect(await put('restricted_countries', 'KP,CU', root)).toMatchObject({ code: 1 });
   });
@@ -71,10 +94,10 @@ describe.each(DB_KINDS)('settings in the back office on %s', (kind) => {
     const cases: [string, Record<string, unknown>, Record<string, string>, string][] = [
       ['nonsense', { value: '1' }, content, 'There is no setting named nonsense'],
       ['__proto__', { value: '1' }, content, 'There is no setting named __proto__'],
-      ['deposit_expiry_days', { value: '0' }, finance, 'deposit_expiry_days is not valid'],
-      ['stop_out_level', { value: '-5' }, finance, 'stop_out_level is not valid'],
-      ['withdraw_requires_kyc', { value: 2 }, finance, 'withdraw_requires_kyc is not valid'],
-      ['withdraw_requires_kyc', { value: true }, finance, 'withdraw_requires_kyc is not valid'],
+      ['deposit_expiry_days', { value: '0' }, root, 'deposit_expiry_days is not valid'],
+      ['stop_out_level', { value: '-5' }, root, 'stop_out_level is not valid'],
+      ['withdraw_requires_kyc', { value: 2 }, root, 'withdraw_requires_kyc is not valid'],
+      ['withdraw_requires_kyc', { value: true }, root, 'withdraw_requires_kyc is not valid'],
       ['service_link', { value: 'https://chat.example/\u0000' }, content, 'service_link is not valid'],
       ['restricted_countries', { value: 'kp' }, content, 'restricted_countries is not valid'],
       ['verify_reg_type', {}, content, 'value is required'],

@@ -31,9 +31,10 @@ export function createOperatorsModule(deps: CoreDeps, { audit, captcha }: { audi
 /**
  * As Jenkins prints its first password: with no operator yet, makes the first superadmin and hands its
  * one-time enrolment link to `print` (the console, from main.ts), so `npm start` alone leads to a working
- * back office. Until that superadmin has enrolled, every start prints a fresh link (the older one stops
- * working), so a link that expired or was lost never locks the owner out. Answers null when an enrolled
- * operator exists, or another process made the first one meanwhile.
+ * back office. Until that superadmin has enrolled, a start after its link expired prints a fresh one, so
+ * an unused link never locks the owner out (`npm run operator -- reset --email admin@localhost` prints
+ * one at any time). Answers null when there is nothing to print, or another process made the first one
+ * meanwhile.
  */
 export async function enrolFirstOperator(
   operators: OperatorsService,
@@ -53,7 +54,7 @@ export async function enrolFirstOperator(
       enrolment = await operators.reset(first, { actor: 'system' });
     }
     print(
-      `\nNo operator has enrolled yet. Open this one-time link (${origin}${enrolment.link}, at the address the back office is served from) to set the password of ${enrolment.email} and add its code to an authenticator app; it expires at ${enrolment.expires_at}, and the next start prints a new one until it is used:\n${ENROLMENT_MARK} ${JSON.stringify(enrolment)}\n`,
+      `\nNo operator has enrolled yet. Open this one-time link (${origin}${enrolment.link}, at the address the back office is served from) to set the password of ${enrolment.email} and add its code to an authenticator app; it expires at ${enrolment.expires_at}, and a start after that prints a new one until it is used:\n${ENROLMENT_MARK} ${JSON.stringify(enrolment)}\n`,
     );
     return enrolment;
   } catch (error) {

@@ -271,13 +271,14 @@ export class OperatorsService {
   }
 
   /**
-   * The first start's superadmin while it is the only operator and has never enrolled (its password was
-   * never set), so a restart may hand out a new link; null otherwise.
+   * The first start's superadmin while it is the only operator, has never enrolled and its link has
+   * expired, so a start may hand out a new one; null otherwise.
    */
   async waitingFirstOperator(email: string): Promise<number | null> {
     const rows = await this.deps.db.select().from(operators).limit(2);
     const [only] = rows;
     if (rows.length !== 1 || !only || only.passwordChangedAt || only.createdBy !== 'system') return null;
+    if (only.enrolmentExpiresAt && only.enrolmentExpiresAt > this.deps.clock.now()) return null;
     return only.email.toLowerCase() === email.toLowerCase() ? only.id : null;
   }
 
@@ -491,7 +492,7 @@ export class OperatorsService {
       if (taken) throw rejected('operator_email_taken');
       const maker = await this.needsSecondSuperadmin(tx, by);
       if (maker) return { pending: await this.deps.approvals!.propose('operator.add', { email, role: input.role }, maker, tx) };
-      return this.addNow(tx, { email, role: input.role }, by, by.id ?? null, ip);
+      return this.addNow(tx, { email, role: input.role }, by, { id: by.id ?? null, actor: by.actor }, ip);
     });
   }
 
@@ -499,14 +500,14 @@ export class OperatorsService {
     tx: Tx,
     input: { email: string; role: OperatorRole },
     by: AuditActor,
-    makerId: number | null,
+    maker: { id: number | null; actor: string },
     ip: string | null,
   ) {
     const { id, ...enrolment } = await this.create(
       {
         ...input,
-        createdBy: makerId === by.id ? by.actor : `operator:${await this.emailOf(tx, makerId)}`,
-        createdById: makerId,
+        createdBy: maker.actor,
+        createdById: maker.id,
         enrolledById: by.id ?? null,
       },
       tx,
@@ -523,12 +524,6 @@ export class OperatorsService {
       tx,
     );
     return enrolment;
-  }
-
-  private async emailOf(tx: Tx, id: number | null): Promise<string> {
-    if (id === null) return '';
-    const [row] = await tx.select({ email: operators.email }).from(operators).where(eq(operators.id, id));
-    return row?.email ?? '';
   }
 
   /**
@@ -553,7 +548,13 @@ export class OperatorsService {
         await tx.execute(sql`SELECT pg_advisory_xact_lock(${OPERATORS_CHANGE_LOCK})`);
         const role = String(payload.role);
         if (!isOperatorRole(role)) throw rejected('operator_input_invalid');
-        return this.addNow(tx, { email: String(payload.email), role }, checker, change.makerId, checker.ip);
+        return this.addNow(
+          tx,
+          { email: String(payload.email), role },
+          checker,
+          { id: change.makerId, actor: `operator:${change.makerEmail}` },
+          checker.ip,
+        );
       },
     });
     approvals.register('operator.role', {
