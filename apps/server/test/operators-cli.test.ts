@@ -8,9 +8,17 @@ import { DB_KINDS, ManualClock, startTestServer, TEST_APP_SECRET, totpCode, type
 /** Every run starts a process, loads TypeScript and opens (and, on PGlite, migrates) the database: seconds each. */
 const SLOW = { timeout: 300_000 };
 
-interface Enrolment {
+/** What `add` and `reset` print: the one-time enrolment link, never a password or a secret. */
+interface Printed {
   email: string;
   role: string;
+  link: string;
+  expires_at: string;
+}
+
+/** An operator after they opened their link: the password they chose and their authenticator's secret. */
+interface Enrolment {
+  email: string;
   password: string;
   otpauth: string;
 }
@@ -43,13 +51,25 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
   const cli = (...args: string[]) => runCli('operator', args, { APP_SECRET: TEST_APP_SECRET, ...target.env });
 
   /** The one JSON line `add` and `reset` print. */
-  const enrolmentOf = (stdout: string): Enrolment => {
+  const enrolmentOf = (stdout: string): Printed => {
     const lines = stdout.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
-    const parsed = JSON.parse(lines[0]!) as Enrolment;
-    expect(Object.keys(parsed)).toEqual(['email', 'role', 'password', 'otpauth']);
+    const parsed = JSON.parse(lines[0]!) as Printed;
+    expect(Object.keys(parsed)).toEqual(['email', 'role', 'link', 'expires_at']);
+    expect(parsed.link).toMatch(/^\/admin\/enrol#[\w-]{43}$/);
     return parsed;
   };
+  /** Opens the printed link as its operator would, choosing `password`. */
+  async function enrol(api: TestServer, printed: Printed, password: string): Promise<Enrolment> {
+    const token = printed.link.slice(printed.link.indexOf('#') + 1);
+    const begun = await api.call<{ otpauth: string }>('POST', '/admin/api/enrolment/begin', { body: { token } });
+    expect(begun.data.otpauth).toMatch(/^otpauth:\/\/totp\//);
+    const finished = await api.call('POST', '/admin/api/enrolment/finish', {
+      body: { token, password, otp: totpCode(begun.data.otpauth, clock.now().getTime()) },
+    });
+    expect(finished.code).toBe(1);
+    return { email: printed.email, password, otpauth: begun.data.otpauth };
+  }
 
   async function startServer() {
     database = await target.open();
@@ -81,12 +101,11 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
     await target.drop();
   }, SLOW.timeout);
 
-  it('adds operators whose printed password and code log in; refuses a second with the same address', SLOW, async () => {
+  it('adds operators whose printed link enrols them; refuses a second with the same address', SLOW, async () => {
     const added = await cli('add', '--email', 'cli-root@ops.test', '--role', 'superadmin');
     expect(added).toMatchObject({ code: 0, stderr: '' });
-    const root = enrolmentOf(added.stdout);
-    expect(root).toMatchObject({ email: 'cli-root@ops.test', role: 'superadmin' });
-    expect(root.otpauth).toMatch(/^otpauth:\/\/totp\//);
+    const printedRoot = enrolmentOf(added.stdout);
+    expect(printedRoot).toMatchObject({ email: 'cli-root@ops.test', role: 'superadmin' });
 
     expect(await cli('add', '--email', 'CLI-root@ops.test', '--role', 'support')).toMatchObject({
       code: 1,
@@ -96,6 +115,7 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
     expect((await cli('disable', '--email', 'nobody@ops.test')).stderr).toContain('no operator with e-mail nobody@ops.test');
 
     const api = await resumeAfterCli();
+    const root = await enrol(api, printedRoot, 'the-roots-password');
     const session = await login(api, root);
     expect(session.code).toBe(1);
     const me = await api.call('GET', '/admin/api/me', { headers: { authorization: session.data.token } });
@@ -116,7 +136,7 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
 
   it('lists, disables, enables and resets; each change ends sessions at once and is audited as cli', SLOW, async () => {
     await pauseForCli();
-    const support = enrolmentOf((await cli('add', '--email', 'cli-support@ops.test', '--role', 'support')).stdout);
+    const printedSupport = enrolmentOf((await cli('add', '--email', 'cli-support@ops.test', '--role', 'support')).stdout);
     const listed = await cli('list');
     expect(listed.code).toBe(0);
     const rows = listed.stdout
@@ -127,9 +147,10 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
       ['cli-root@ops.test', 'superadmin', false, 'cli'],
       ['cli-support@ops.test', 'support', false, 'cli'],
     ]);
-    expect(listed.stdout).not.toContain(support.password);
+    expect(listed.stdout).not.toContain(printedSupport.link);
 
     let api = await resumeAfterCli();
+    const support = await enrol(api, printedSupport, 'supports-password');
     const before = await login(api, support);
     expect(before.code).toBe(1);
     const headers = { authorization: before.data.token };
@@ -152,13 +173,13 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
     await pauseForCli();
     const reset = await cli('reset', '--email', 'cli-support@ops.test');
     expect(reset.code).toBe(0);
-    const renewed = enrolmentOf(reset.stdout);
-    expect(renewed).toMatchObject({ email: 'cli-support@ops.test', role: 'support' });
-    expect(renewed.password).not.toBe(support.password);
-    expect(renewed.otpauth).not.toBe(support.otpauth);
+    const printedRenewal = enrolmentOf(reset.stdout);
+    expect(printedRenewal).toMatchObject({ email: 'cli-support@ops.test', role: 'support' });
     api = await resumeAfterCli();
     expect((await api.call('GET', '/admin/api/me', { headers: { authorization: again.data.token } })).code).toBe(999);
     expect((await login(api, support)).code).toBe(1002);
+    const renewed = await enrol(api, printedRenewal, 'supports-new-password');
+    expect(renewed.otpauth).not.toBe(support.otpauth);
     expect((await login(api, renewed)).code).toBe(1);
 
     const audited = await api.database.db.select().from(auditLog).where(eq(auditLog.actor, 'cli')).orderBy(auditLog.id);
@@ -169,6 +190,7 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
       'operator.enable',
       'operator.reset',
     ]);
+    expect(JSON.stringify(audited)).not.toContain(printedRenewal.link);
     expect(JSON.stringify(audited)).not.toContain(renewed.password);
   });
 });

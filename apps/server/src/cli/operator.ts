@@ -10,15 +10,16 @@ import { fail, loadCliConfig, readArgs, runCommand, withDatabase } from './comma
  * npm run operator -- add --email E --role R | list | disable --email E | enable --email E | reset --email E
  * Works on the server's database: DATABASE_URL (while the server runs) or DATA_DIR (PGlite: the server
  * must be stopped, it allows one process). `add` and `reset` print one JSON line
- * {"email","role","password","otpauth"}, shown once; `list` prints one JSON line per operator. Every
- * change is audited with the actor `cli`.
+ * {"email","role","link","expires_at"}: a one-time enrolment link (the admin app's path) where the
+ * operator sets their own password and adds their own TOTP secret, so nobody else ever holds both; `list`
+ * prints one JSON line per operator. Every change is audited with the actor `cli`.
  */
 const USAGE = `usage: npm run operator -- <command>
-  add --email <E> --role <${OPERATOR_ROLES.join('|')}>   new operator; prints {"email","role","password","otpauth"}
+  add --email <E> --role <${OPERATOR_ROLES.join('|')}>   new operator; prints {"email","role","link","expires_at"}
   list                                       one JSON line per operator
   disable --email <E>                        disables and ends their sessions
   enable --email <E>
-  reset --email <E>                          new password and TOTP secret (JSON line); ends their sessions
+  reset --email <E>                          a new enrolment link (JSON line); ends their sessions, forgets failed logins
   Database: DATABASE_URL, or DATA_DIR (embedded PGlite: stop the server first).`;
 
 const CLI = { actor: 'cli' };
