@@ -23,6 +23,8 @@ export interface WithdrawRate {
 
 /** How long a rate shown on the screen is honoured: long enough to type and confirm, short against picking old quotes. */
 export const RATE_QUOTE_TTL_MS = 60_000;
+/** Gateways' clocks may differ a little: a quote one issued is taken by another slightly behind it. */
+const CLOCK_SKEW_MS = 5_000;
 const HOUR_MS = 3_600_000;
 const DEFAULT_MAX_AGE_HOURS = 24;
 
@@ -110,7 +112,7 @@ export class WithdrawRates {
     ];
     const [id, usdPrice, source, pair, at, expiresAt, issuedAt] = fields;
     const age = this.deps.clock.now().getTime() - issuedAt;
-    if (id !== currencyId || age < 0 || age > RATE_QUOTE_TTL_MS) throw conflict('withdraw_rate_expired');
+    if (id !== currencyId || age < -CLOCK_SKEW_MS || age > RATE_QUOTE_TTL_MS) throw conflict('withdraw_rate_expired');
     return { usdPrice, source, pair, at: new Date(at), expiresAt: expiresAt === null ? null : new Date(expiresAt) };
   }
 
