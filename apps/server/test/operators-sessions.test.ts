@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../src/i18n/catalog.js';
-import { DB_KINDS, ManualClock, startTestServer, type TestServer } from './harness.js';
+import { DB_KINDS, ManualClock, startTestServer, totpCode, type TestServer } from './harness.js';
 import { auditRows, login, newOperator, signIn } from './operators-helpers.js';
 
 const HOUR_MS = 3_600_000;
@@ -129,13 +129,18 @@ describe.each(DB_KINDS)('operator sessions on %s', (kind) => {
     expect((await server.call('POST', `/admin/api/operators/${disabled.id}/enable`, { headers: admin })).code).toBe(1);
     expect(await me(disabledHeaders)).toMatchObject(signedOut);
 
-    const enrolment = await server.call<{ password: string; otpauth: string }>('POST', `/admin/api/operators/${reset.id}/reset`, {
-      headers: admin,
-    });
+    const enrolment = await server.call<{ link: string }>('POST', `/admin/api/operators/${reset.id}/reset`, { headers: admin });
     expect(enrolment.code).toBe(1);
     expect(await me(resetHeaders)).toMatchObject(signedOut);
     clock.advance(30_000);
     expect((await login(server, reset)).code).toBe(1002);
-    expect((await login(server, { ...reset, ...enrolment.data })).code).toBe(1);
+    // The operator enrols again through the new link: that opens their session.
+    const token = enrolment.data.link.slice(enrolment.data.link.indexOf('#') + 1);
+    const begun = await server.call<{ otpauth: string }>('POST', '/admin/api/enrolment/begin', { body: { token } });
+    const enrolled = await server.call<{ token: string }>('POST', '/admin/api/enrolment/finish', {
+      body: { token, password: 'reset-password-1', otp: totpCode(begun.data.otpauth, clock.now().getTime()) },
+    });
+    expect(enrolled.code).toBe(1);
+    expect(await me({ authorization: enrolled.data.token })).toMatchObject({ code: 1 });
   });
 });
