@@ -1,14 +1,31 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { asc, desc, eq, gte, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.js';
-import type { Db } from '../src/db/client.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase, type Database, type Db } from '../src/db/client.js';
 import { auditLog, users } from '../src/db/schema.js';
 import type { Page } from '../src/db/paging.js';
+import {
+  CHAIN_SEAL_ACTION,
+  chainedFields,
+  GENESIS_HASH,
+  legacyRowHash,
+  rowHash,
+  type ChainedFields,
+} from '../src/modules/audit/chain.js';
 import { csvCell, type AuditRowView } from '../src/modules/audit/routes.js';
 import { AuditService } from '../src/modules/audit/service.js';
+import { verifyAuditChain, type ChainReport } from '../src/modules/audit/verify.js';
+import { deriveKey } from '../src/secret.js';
+import { databaseName } from '../src/cli/command.js';
 import { cliDatabase, runCli, type CliDatabase } from './cli-helpers.js';
 import { createTrader, type Trader } from './factories.js';
-import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
+import { DB_KINDS, openTestDatabase, startTestServer, TEST_APP_SECRET, type TestServer } from './harness.js';
+
+/** The chain's key on every test server (they all run with TEST_APP_SECRET). */
+const TEST_AUDIT_KEY = deriveKey(loadConfig({ APP_SECRET: TEST_APP_SECRET }), 'audit-chain');
 
 /** As a database superuser would: the append-only trigger set aside for one statement. */
 async function tamper(db: Db, statement: string) {
@@ -119,18 +136,26 @@ describe.each(DB_KINDS)('audit log on %s', (kind) => {
     const [header, row, end] = (await response.text()).split('\r\n');
     expect(header).toBe('id,at,actor,action,target_type,target_id,before,after,ip,hash');
     const [stored] = await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'test.csv'));
+    // The ip '-1' is not an address, so it is not kept.
     expect(row).toBe(
-      `${stored!.id},${stored!.at.toISOString()},'=cmd|calc,test.csv,user,'@target,,"{""note"":""a,\\""b\\""""}",'-1,${stored!.hash}`,
+      `${stored!.id},${stored!.at.toISOString()},'=cmd|calc,test.csv,user,'@target,,"{""note"":""a,\\""b\\""""}",,${stored!.hash}`,
     );
     expect(end).toBe('');
   });
 
   it('verifies the chain; the trigger refuses UPDATE, DELETE and TRUNCATE; a row changed behind it is found', async () => {
-    const whole = await server.call<{ ok: boolean; rows: number; broken_at: number | null }>('GET', '/admin/api/audit/verify', {
-      headers: admin,
-    });
+    const whole = await server.call<ChainReport>('GET', '/admin/api/audit/verify', { headers: admin });
     const [{ n } = { n: 0 }] = await server.database.db.select({ n: sql<number>`count(*)::int` }).from(auditLog);
-    expect(whole.data).toEqual({ ok: true, rows: n, broken_at: null });
+    const [first] = await server.database.db.select().from(auditLog).orderBy(auditLog.id).limit(1);
+    const [newest] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+    expect(whole.data).toEqual({
+      ok: true,
+      rows: n,
+      broken_at: null,
+      head: newest!.hash,
+      legacy_rows: 0,
+      keyed_since: { id: first!.id, at: first!.at.toISOString() },
+    });
 
     const db = server.database.db;
     for (const statement of ["UPDATE audit_log SET actor = 'someone else'", 'DELETE FROM audit_log', 'TRUNCATE audit_log']) {
@@ -170,8 +195,7 @@ describe.each(DB_KINDS)('npm run audit -- verify on %s', (kind) => {
   beforeAll(async () => {
     target = await cliDatabase(kind, 'audit');
     const database = await target.open();
-    await database.migrate();
-    const audit = new AuditService({ db: database.db, clock: systemClock });
+    const audit = new AuditService({ db: database.db, clock: systemClock, key: TEST_AUDIT_KEY });
     for (let i = 1; i <= 3; i++) {
       await audit.record({ by: { actor: 'cli' }, action: 'test.cli', targetType: 'thing', targetId: i, after: { i } });
     }
@@ -180,22 +204,279 @@ describe.each(DB_KINDS)('npm run audit -- verify on %s', (kind) => {
   afterAll(() => target.drop());
 
   const cli = async (...args: string[]) => {
-    const { code, stdout, stderr } = await runCli('audit', args, target.env);
+    const { code, stdout, stderr } = await runCli('audit', args, { APP_SECRET: TEST_APP_SECRET, ...target.env });
     return { code, out: code === 0 ? stdout : stdout + stderr };
   };
 
   it('exits 0 on a whole chain, 1 naming the first broken row, 2 on bad usage', async () => {
-    expect(await cli('verify')).toEqual({ code: 0, out: 'OK 3 rows\n' });
+    let database = await target.open();
+    const [head] = await database.db.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+    await database.close();
+    expect(await cli('verify')).toEqual({ code: 0, out: `OK 3 rows, head ${head!.hash}\n` });
 
-    const database = await target.open();
+    database = await target.open();
     const [second] = await database.db.select({ id: auditLog.id }).from(auditLog).orderBy(auditLog.id).offset(1).limit(1);
     await tamper(database.db, `UPDATE audit_log SET target_id = '99' WHERE id = ${second!.id}`);
     const [newest] = await database.db.select({ id: auditLog.id }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     expect(newest!.id).toBeGreaterThan(second!.id);
     await database.close();
 
-    expect(await cli('verify')).toEqual({ code: 1, out: `BROKEN at id ${second!.id} (row 2 of the chain)\n` });
+    const opened = `database: ${databaseName({ dataDir: target.dir, databaseUrl: target.env.DATABASE_URL })}\n`;
+    expect(await cli('verify')).toEqual({ code: 1, out: `BROKEN at id ${second!.id} (row 2 of the chain)\n${opened}` });
     expect((await cli()).code).toBe(2);
     expect((await cli('check')).code).toBe(2);
   }, 60_000);
+});
+
+/**
+ * What the owner of the table did in the report (issue 17): with the trigger set aside, change a row,
+ * then give it and every later row (up to `to`) a fresh hash and link with `hash`, so each row agrees
+ * with its fields and the one before. `from` null re-hashes the whole log from the genesis hash.
+ */
+async function rewrite(
+  db: Db,
+  from: number | null,
+  change: string | null,
+  hash: (fields: ChainedFields) => string,
+  to = Number.MAX_SAFE_INTEGER,
+) {
+  await db.execute(sql.raw('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_change'));
+  try {
+    if (change) await db.execute(sql.raw(change));
+    const rows = await db.select().from(auditLog).orderBy(asc(auditLog.id));
+    let previous = GENESIS_HASH;
+    for (const row of rows) {
+      if ((from === null || row.id >= from) && row.id <= to) {
+        const fields = { ...chainedFields(row), prevHash: previous };
+        const fresh = hash(fields);
+        await db.update(auditLog).set({ prevHash: previous, hash: fresh }).where(eq(auditLog.id, row.id));
+        previous = fresh;
+      } else {
+        previous = row.hash;
+      }
+    }
+  } finally {
+    await db.execute(sql.raw('ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_change'));
+  }
+}
+
+const audited = (audit: AuditService, i: number) =>
+  audit.record({
+    by: { actor: 'operator:fin@ops.test', id: 7 },
+    action: 'adjustment.approve',
+    targetType: 'adjustment',
+    targetId: i,
+    after: { amount: `${i}00.00` },
+  });
+
+describe.each(DB_KINDS)('audit chain keyed by the app secret on %s', (kind) => {
+  let database: Database;
+  let audit: AuditService;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    audit = new AuditService({ db: database.db, clock: systemClock, key: TEST_AUDIT_KEY });
+    for (let i = 1; i <= 63; i++) await audited(audit, i);
+  });
+  afterAll(() => database.close());
+
+  it("finds the owner's rewrite: a row changed and every row re-hashed, unkeyed or under a guessed key", async () => {
+    const db = database.db;
+    const whole = await verifyAuditChain(db, TEST_AUDIT_KEY);
+    expect(whole).toMatchObject({ ok: true, rows: 63, legacy_rows: 0 });
+    const [victim] = await db.select().from(auditLog).where(eq(auditLog.targetId, '40'));
+
+    // Re-hashed from the changed row on with SHA-256, as the unkeyed chain was: verify names that row.
+    await rewrite(db, victim!.id, `UPDATE audit_log SET after = '{"amount": "1.00"}' WHERE id = ${victim!.id}`, legacyRowHash);
+    expect(await verifyAuditChain(db, TEST_AUDIT_KEY)).toMatchObject({ ok: false, broken_at: victim!.id, head: null });
+
+    // The whole log re-hashed from the start with SHA-256: no seal closes those rows, so the first is named.
+    await rewrite(db, null, null, legacyRowHash);
+    const [first] = await db.select({ id: auditLog.id }).from(auditLog).orderBy(asc(auditLog.id)).limit(1);
+    expect(await verifyAuditChain(db, TEST_AUDIT_KEY)).toMatchObject({ ok: false, broken_at: first!.id });
+
+    // Under any key but the server's: the same.
+    const guessed = randomBytes(32);
+    await rewrite(db, null, null, (fields) => rowHash(guessed, fields));
+    expect(await verifyAuditChain(db, TEST_AUDIT_KEY)).toMatchObject({ ok: false, broken_at: first!.id });
+
+    // Put back under the real key (only the key's holder can), it verifies again.
+    await rewrite(db, null, `UPDATE audit_log SET after = '{"amount": "4000.00"}' WHERE id = ${victim!.id}`, (fields) =>
+      rowHash(TEST_AUDIT_KEY, fields),
+    );
+    expect(await verifyAuditChain(db, TEST_AUDIT_KEY)).toMatchObject({ ok: true, rows: 63 });
+  });
+});
+
+describe.each(DB_KINDS)('an audit log written before the chain was keyed, on %s', (kind) => {
+  let database: Database;
+  let server: TestServer | null = null;
+  const legacyIds: number[] = [];
+
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    // Three rows as the earlier version wrote them: plain SHA-256 over the same fields.
+    let previous = GENESIS_HASH;
+    for (let i = 1; i <= 3; i++) {
+      const fields: ChainedFields = {
+        at: new Date(Date.UTC(2026, 10, 20, 9, i)),
+        actor: 'cli',
+        operatorId: null,
+        action: 'operator.create',
+        targetType: 'operator',
+        targetId: String(i),
+        before: null,
+        after: { email: `op${i}@ops.test` },
+        ip: null,
+        prevHash: previous,
+      };
+      previous = legacyRowHash(fields);
+      const [row] = await database.db
+        .insert(auditLog)
+        .values({ ...fields, hash: previous })
+        .returning({ id: auditLog.id });
+      legacyIds.push(row!.id);
+    }
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database.close();
+  });
+
+  it('is sealed at the first start after the upgrade, then verifies with its unkeyed rows counted; a change to them is found', async () => {
+    const db = database.db;
+    // Before any start of the new version: unkeyed rows that nothing pins are reported, not trusted.
+    expect(await verifyAuditChain(db, TEST_AUDIT_KEY)).toMatchObject({ ok: false, broken_at: legacyIds[0] });
+
+    server = await startTestServer(kind, { database });
+    const [seal] = await db.select().from(auditLog).where(eq(auditLog.action, CHAIN_SEAL_ACTION));
+    const [legacyHead] = await db.select().from(auditLog).where(eq(auditLog.id, legacyIds[2]!));
+    expect(seal).toMatchObject({
+      actor: 'system',
+      prevHash: legacyHead!.hash,
+      after: { legacy_rows: 3, legacy_head: legacyHead!.hash },
+    });
+    await audited(server.ctx.audit, 1);
+    const report = await verifyAuditChain(db, TEST_AUDIT_KEY);
+    const [newest] = await db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+    expect(report).toEqual({
+      ok: true,
+      rows: 5,
+      broken_at: null,
+      head: newest!.hash,
+      legacy_rows: 3,
+      keyed_since: { id: seal!.id, at: seal!.at.toISOString() },
+    });
+
+    // A second start does not seal again.
+    await server.close();
+    server = await startTestServer(kind, { database });
+    expect(await db.select().from(auditLog).where(eq(auditLog.action, CHAIN_SEAL_ACTION))).toHaveLength(1);
+
+    // The owner changes an unkeyed row and re-hashes the unkeyed rows: the seal no longer matches.
+    await rewrite(
+      db,
+      legacyIds[1]!,
+      `UPDATE audit_log SET after = '{"email": "mallory@ops.test"}' WHERE id = ${legacyIds[1]}`,
+      legacyRowHash,
+      legacyIds[2],
+    );
+    expect(await verifyAuditChain(db, TEST_AUDIT_KEY)).toMatchObject({ ok: false, broken_at: seal!.id });
+  });
+
+  it('refuses an unkeyed row after the seal', async () => {
+    const db = (await openTestDatabase(kind));
+    try {
+      const audit = new AuditService({ db: db.db, clock: systemClock, key: TEST_AUDIT_KEY });
+      await audited(audit, 1);
+      const [last] = await db.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+      const fields: ChainedFields = { ...chainedFields(last!), targetId: '2', prevHash: last!.hash };
+      const [row] = await db.db
+        .insert(auditLog)
+        .values({ ...fields, hash: legacyRowHash(fields) })
+        .returning({ id: auditLog.id });
+      expect(await verifyAuditChain(db.db, TEST_AUDIT_KEY)).toMatchObject({ ok: false, broken_at: row!.id });
+      // Nor is a log that is already keyed ever sealed over it.
+      expect(await audit.sealLegacyRows()).toBeNull();
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe.runIf(DB_KINDS.includes('postgres'))('the least-privilege role on postgres', () => {
+  let target: CliDatabase;
+  let appDatabase: Database;
+  let server: TestServer;
+  const role = `pipwise_app_${randomBytes(4).toString('hex')}`;
+  const admin = () => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL! });
+
+  beforeAll(async () => {
+    target = await cliDatabase('postgres', 'roles');
+    const client = admin();
+    await client.connect();
+    await client.query(`CREATE ROLE ${role} LOGIN`);
+    await client.end();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await appDatabase?.close();
+    await target.drop();
+    const client = admin();
+    await client.connect();
+    await client.query(`DROP ROLE IF EXISTS ${role}`);
+    await client.end();
+  });
+
+  it("lets the app INSERT and SELECT the audit log only; the owner's rewrite is found by verify", async () => {
+    const granted = await runCli('db-roles', ['--role', role], target.env);
+    expect(granted, granted.stderr).toMatchObject({
+      code: 0,
+      stdout: `${role}: INSERT and SELECT on audit_log, read and write on the other tables\n`,
+    });
+    // A superuser or the owner would be refused as the app's role.
+    expect((await runCli('db-roles', ['--role', 'postgres'], target.env)).stderr).toContain('superuser or owns the tables');
+
+    const url = new URL(target.env.DATABASE_URL!);
+    url.username = role;
+    appDatabase = await openDatabase({ databaseUrl: url.toString() });
+    await appDatabase.migrate();
+    server = await startTestServer('postgres', { database: appDatabase });
+    const app = appDatabase.db;
+
+    // The app works as that role: it answers, writes users and audit rows, and verifies the chain.
+    await createTrader(app);
+    for (let i = 0; i < 3; i++) {
+      const answer = await server.call('POST', '/admin/api/login', {
+        body: { email: `x${i}@ops.test`, password: 'wrong password', otp: '000000' },
+      });
+      expect(answer.code).toBe(1002);
+    }
+    await audited(server.ctx.audit, 1);
+    const before = await verifyAuditChain(app, TEST_AUDIT_KEY);
+    expect(before).toMatchObject({ ok: true, rows: 4 });
+
+    // Every way to change the log is refused to the app's role by PostgreSQL itself.
+    for (const [statement, reason] of [
+      ["UPDATE audit_log SET actor = 'someone else'", /permission denied for table audit_log/],
+      ['DELETE FROM audit_log', /permission denied for table audit_log/],
+      ['TRUNCATE audit_log', /permission denied for table audit_log/],
+      ['ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_change', /must be owner of table audit_log/],
+      ['ALTER TABLE audit_log DISABLE TRIGGER ALL', /must be owner of table audit_log/],
+      ['DROP TABLE audit_log', /must be owner of table audit_log/],
+    ] as const) {
+      expect(await refusal(app, statement), statement).toMatch(reason);
+    }
+    expect(await verifyAuditChain(app, TEST_AUDIT_KEY)).toEqual(before);
+
+    // The owner can still rewrite rows and re-hash them, but without the key verify names the row.
+    const owner = await target.open();
+    try {
+      const [victim] = await owner.db.select().from(auditLog).where(gte(auditLog.id, 2)).orderBy(asc(auditLog.id)).limit(1);
+      await rewrite(owner.db, victim!.id, `UPDATE audit_log SET actor = 'someone else' WHERE id = ${victim!.id}`, legacyRowHash);
+      expect(await verifyAuditChain(app, TEST_AUDIT_KEY)).toMatchObject({ ok: false, broken_at: victim!.id });
+    } finally {
+      await owner.close();
+    }
+  });
 });

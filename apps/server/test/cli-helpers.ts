@@ -21,12 +21,22 @@ export interface CliDatabase {
   drop: () => Promise<void>;
 }
 
-/** A database of its own a command line can open: a PGlite folder, or a fresh database on the PostgreSQL server. */
-export async function cliDatabase(kind: DbKind, label: string): Promise<CliDatabase> {
+/**
+ * A database of its own a command line can open: a PGlite folder, or a fresh database on the PostgreSQL
+ * server. Migrated, as a server leaves it (the command line never sets one up), unless `empty`.
+ */
+export async function cliDatabase(kind: DbKind, label: string, { empty = false } = {}): Promise<CliDatabase> {
   const dir = mkdtempSync(path.join(tmpdir(), `pipwise-${label}-`));
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  const made = async (target: CliDatabase) => {
+    if (empty) return target;
+    const database = await target.open();
+    await database.migrate();
+    await database.close();
+    return target;
+  };
   if (kind === 'pglite') {
-    return { env: { DATA_DIR: dir }, dir, open: () => openDatabase({ dataDir: dir }), drop: async () => removeDir() };
+    return made({ env: { DATA_DIR: dir }, dir, open: () => openDatabase({ dataDir: dir }), drop: async () => removeDir() });
   }
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `pipwise_${label.replaceAll('-', '_')}_${randomBytes(5).toString('hex')}`;
@@ -36,7 +46,7 @@ export async function cliDatabase(kind: DbKind, label: string): Promise<CliDatab
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return {
+  return made({
     env: { DATABASE_URL: url.toString() },
     dir,
     open: () => openDatabase({ databaseUrl: url.toString() }),
@@ -47,7 +57,7 @@ export async function cliDatabase(kind: DbKind, label: string): Promise<CliDatab
       await cleanup.end();
       removeDir();
     },
-  };
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../src/modules/market/klines.js';
+import { databaseName } from '../src/cli/command.js';
 import { cliDatabase, runCli, type CliDatabase } from './cli-helpers.js';
 import { DB_KINDS } from './harness.js';
 
@@ -66,7 +67,8 @@ describe.each(DB_KINDS)('import-bars CLI on %s', (kind) => {
     }
     writeFileSync(mt4, `${rows.join('\r\n')}\r\n`);
     const first = await importBars('--code', 'eurusd', '--period', '1min', mt4);
-    expect(first.stderr).toBe('');
+    // stderr says only which database it opened.
+    expect(first.stderr).toBe(`database: ${databaseName({ dataDir: target.dir, databaseUrl: target.env.DATABASE_URL })}\n`);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('imported 10 1min bars of EURUSD (2026-03-02T14:00:00.000Z → 2026-03-02T14:09:00.000Z)');
 

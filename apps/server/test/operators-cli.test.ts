@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.js';
+import { databaseName } from '../src/cli/command.js';
 import { auditLog } from '../src/db/schema.js';
 import { cliDatabase, runCli, type CliDatabase } from './cli-helpers.js';
 import { DB_KINDS, ManualClock, startTestServer, TEST_APP_SECRET, totpCode, type TestServer } from './harness.js';
@@ -56,12 +57,12 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
     expect(lines).toHaveLength(1);
     const parsed = JSON.parse(lines[0]!) as Printed;
     expect(Object.keys(parsed)).toEqual(['email', 'role', 'link', 'expires_at']);
-    expect(parsed.link).toMatch(/^\/admin\/enrol#[\w-]{43}$/);
+    expect(parsed.link).toMatch(/^\/admin\/#\/enrol\/[\w-]{43}$/);
     return parsed;
   };
   /** Opens the printed link as its operator would, choosing `password`. */
   async function enrol(api: TestServer, printed: Printed, password: string): Promise<Enrolment> {
-    const token = printed.link.slice(printed.link.indexOf('#') + 1);
+    const token = printed.link.slice(printed.link.lastIndexOf('/') + 1);
     const begun = await api.call<{ otpauth: string }>('POST', '/admin/api/enrolment/begin', { body: { token } });
     expect(begun.data.otpauth).toMatch(/^otpauth:\/\/totp\//);
     const finished = await api.call('POST', '/admin/api/enrolment/finish', {
@@ -103,7 +104,11 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
 
   it('adds operators whose printed link enrols them; refuses a second with the same address', SLOW, async () => {
     const added = await cli('add', '--email', 'cli-root@ops.test', '--role', 'superadmin');
-    expect(added).toMatchObject({ code: 0, stderr: '' });
+    // stderr says which database it opened, and nothing else.
+    expect(added).toMatchObject({
+      code: 0,
+      stderr: `database: ${databaseName({ dataDir: target.dir, databaseUrl: target.env.DATABASE_URL })}\n`,
+    });
     const printedRoot = enrolmentOf(added.stdout);
     expect(printedRoot).toMatchObject({ email: 'cli-root@ops.test', role: 'superadmin' });
 

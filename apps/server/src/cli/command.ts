@@ -1,7 +1,13 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DataDirInUseError, openDatabase, type Database } from '../db/client.js';
-import { ensureAppSecret } from '../secret.js';
+import { rowsOf } from '../db/rows.js';
+import { AuditService } from '../modules/audit/service.js';
+import { deriveKey, ensureAppSecret } from '../secret.js';
 
 /** The scaffolding the `npm run <command>` scripts share: arguments, configuration, the database, exit codes. */
 
@@ -32,10 +38,35 @@ export function readArgs<T extends NonNullable<ParseArgsConfig['options']>>(usag
   return args;
 }
 
-/** The server's configuration from the environment (with its app secret when the command seals or signs). */
+/** Which database the configuration names, for messages: never a password. */
+export function databaseName(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return `PGlite in ${config.dataDir} (DATA_DIR)`;
+  const url = new URL(config.databaseUrl);
+  return `PostgreSQL ${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}${url.pathname} (DATABASE_URL)`;
+}
+
+const noDatabase = (config: Config, exitCode: number): never =>
+  fail(
+    `no Pipwise database in ${databaseName(config)}: the command line opens the server's database and never makes one; ` +
+      'give it the DATA_DIR (or DATABASE_URL) the server runs with',
+    exitCode,
+  );
+
+/**
+ * The server's configuration from the environment (with its app secret when the command seals or signs).
+ * An embedded database must already be there: a mistyped or missing DATA_DIR would otherwise make a
+ * second, empty one (and an app secret beside it) that the server never sees.
+ */
 export function loadCliConfig({ appSecret = false, exitCode = 1 } = {}): Config {
+  let config;
   try {
-    const config = loadConfig(process.env);
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, exitCode);
+    throw error;
+  }
+  if (!config.databaseUrl && !existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'))) noDatabase(config, exitCode);
+  try {
     return appSecret ? ensureAppSecret(config) : config;
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, exitCode);
@@ -43,8 +74,13 @@ export function loadCliConfig({ appSecret = false, exitCode = 1 } = {}): Config 
   }
 }
 
-/** Opens and migrates the server's database for `work`, and closes it whatever happens. */
+/**
+ * Opens the server's database for `work`, says which one on stderr, and closes it whatever happens.
+ * It must hold the server's tables already: migrations newer than the database are applied (as the
+ * server would at its next start), but an empty database is refused, never set up.
+ */
 export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>, exitCode = 1): Promise<T> {
+  if (!config.databaseUrl && !existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'))) noDatabase(config, exitCode);
   let database;
   try {
     database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -54,7 +90,23 @@ export async function withDatabase<T>(config: Config, work: (database: Database)
     throw error;
   }
   try {
+    let migrated: unknown;
+    try {
+      const result = await database.db.execute(sql`SELECT to_regclass('drizzle.__drizzle_migrations') AS migrations`);
+      migrated = rowsOf(result)[0]?.migrations;
+    } catch (error) {
+      // drizzle wraps the driver's error (with the query); the driver's says what is wrong.
+      const cause = (error as { cause?: unknown }).cause ?? error;
+      fail(`cannot open ${databaseName(config)}: ${(cause as Error).message}`, exitCode);
+    }
+    if (!migrated) noDatabase(config, exitCode);
+    console.error(`database: ${databaseName(config)}`);
     await database.migrate();
+    if (config.appSecret) {
+      // As the server's start does: rows an earlier version wrote on the unkeyed chain are sealed first.
+      const key = deriveKey(config, 'audit-chain');
+      await new AuditService({ db: database.db, clock: systemClock, key }).sealLegacyRows();
+    }
     return await work(database);
   } finally {
     await database.close();

@@ -4,6 +4,7 @@ import { systemClock } from '../clock.js';
 import { translate } from '../i18n/catalog.js';
 import { AuditService } from '../modules/audit/service.js';
 import { OperatorsService } from '../modules/operators/service.js';
+import { deriveKey } from '../secret.js';
 import { fail, loadCliConfig, readArgs, runCommand, withDatabase } from './command.js';
 
 /**
@@ -38,7 +39,7 @@ async function main() {
   const config = loadCliConfig({ appSecret: true });
   await withDatabase(config, async (database) => {
     try {
-      const audit = new AuditService({ db: database.db, clock: systemClock });
+      const audit = new AuditService({ db: database.db, clock: systemClock, key: deriveKey(config, 'audit-chain') });
       const operators = new OperatorsService({ db: database.db, clock: systemClock, config, audit });
       const idOf = async (address: string) => (await operators.find(address))?.id ?? fail(`no operator with e-mail ${address}`);
       const line = (value: unknown) => console.log(JSON.stringify(value));

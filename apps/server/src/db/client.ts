@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
@@ -70,6 +71,24 @@ function claimDataDir(dataDir: string): () => void {
 }
 
 /**
+ * Whether the PostgreSQL database lacks a migration of the folder (drizzle applies those newer than the
+ * last one recorded). drizzle's migrator creates its own schema and table even when nothing is pending,
+ * which a least-privilege role (docs/operations.md) may not: so a server connecting as one runs it only
+ * when there is something to apply, and then fails on the privilege, for the owner to migrate.
+ */
+async function migrationsPending(pool: pg.Pool): Promise<boolean> {
+  const latest = Math.max(...readMigrationFiles({ migrationsFolder }).map((migration) => migration.folderMillis));
+  try {
+    const { rows } = await pool.query<{ last: string | null }>(
+      'SELECT max(created_at) AS last FROM drizzle.__drizzle_migrations',
+    );
+    return !(Number(rows[0]?.last ?? 0) >= latest);
+  } catch {
+    return true;
+  }
+}
+
+/**
  * PostgreSQL server when a URL is given, otherwise PGlite. `dataDir` undefined means an in-memory
  * PGlite (tests); NUMERIC arrives as strings on both drivers, so money never passes through a float.
  */
@@ -86,7 +105,9 @@ export async function openDatabase(options: {
     return {
       db,
       kind: 'postgres',
-      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      migrate: async () => {
+        if (await migrationsPending(pool)) await migratePg(drizzlePg(pool), { migrationsFolder });
+      },
       close: () => pool.end(),
     };
   }

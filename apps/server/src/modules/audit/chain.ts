@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import type { auditLog } from '../../db/schema.js';
 
 /** The first row's previous hash. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -34,8 +35,46 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function rowHash(fields: ChainedFields): string {
-  return createHash('sha256')
-    .update(canonicalJson({ ...fields, at: fields.at.toISOString() }))
-    .digest('hex');
+const hashed = (fields: ChainedFields) => canonicalJson({ ...fields, at: fields.at.toISOString() });
+
+/**
+ * A row's hash: HMAC-SHA256 under a key derived from the app secret (`audit-chain`), which the
+ * database never holds, so whoever can write the table (its owner, a superuser) cannot re-hash a
+ * changed row into a chain that verifies.
+ */
+export function rowHash(key: Buffer, fields: ChainedFields): string {
+  return createHmac('sha256', key).update(hashed(fields)).digest('hex');
 }
+
+/**
+ * The hash of rows written before the chain was keyed: plain SHA-256 of the same text. Such rows are
+ * accepted only before the seal (`CHAIN_SEAL_ACTION`) that pins them under the key.
+ */
+export function legacyRowHash(fields: ChainedFields): string {
+  return createHash('sha256').update(hashed(fields)).digest('hex');
+}
+
+/**
+ * The first keyed row of a log that already held unkeyed rows: its `after` names how many there were
+ * and the last one's hash (its own `prev_hash`), and its keyed hash makes both unchangeable.
+ */
+export const CHAIN_SEAL_ACTION = 'audit.chain_keyed';
+
+export interface ChainSeal {
+  legacy_rows: number;
+  legacy_head: string;
+}
+
+/** The hashed fields of a stored row. */
+export const chainedFields = (row: typeof auditLog.$inferSelect): ChainedFields => ({
+  at: row.at,
+  actor: row.actor,
+  operatorId: row.operatorId,
+  action: row.action,
+  targetType: row.targetType,
+  targetId: row.targetId,
+  before: row.before,
+  after: row.after,
+  ip: row.ip,
+  prevHash: row.prevHash,
+});

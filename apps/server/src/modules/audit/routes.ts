@@ -92,7 +92,7 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function auditRoutes(db: Db) {
+export function auditRoutes(db: Db, key: Buffer) {
   return (app: FastifyInstance) => {
     app.get(AUDIT_PATHS.list, allow('superadmin'), async (request) => {
       requireOperator(request);
@@ -125,7 +125,7 @@ export function auditRoutes(db: Db) {
 
     app.get(AUDIT_PATHS.verify, allow('superadmin'), async (request) => {
       requireOperator(request);
-      return ok(request, await verifyAuditChain(db));
+      return ok(request, await verifyAuditChain(db, key));
     });
   };
 }

@@ -1,7 +1,7 @@
 import { asc, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
-import { GENESIS_HASH, rowHash } from './chain.js';
+import { CHAIN_SEAL_ACTION, chainedFields, GENESIS_HASH, legacyRowHash, rowHash, type ChainSeal } from './chain.js';
 
 /** Rows read per query while walking the chain. */
 const BATCH = 1_000;
@@ -12,37 +12,67 @@ export interface ChainReport {
   rows: number;
   /** The id of the first row whose hash or link does not hold; null when the chain is whole. */
   broken_at: number | null;
+  /**
+   * The newest row's hash when the chain is whole (null when empty or broken): with `rows`, what an
+   * operator writes down and compares later, since a chain cut short at its end still verifies.
+   */
+  head: string | null;
+  /** Rows written before the chain was keyed, accepted on the unkeyed hash because the seal pins them. */
+  legacy_rows: number;
+  /** The seal row (or, on a log keyed from its start, the first row): where the keyed chain begins. */
+  keyed_since: { id: number; at: string } | null;
 }
 
+const isSeal = (after: unknown, legacyRows: number, legacyHead: string) => {
+  const seal = after as Partial<ChainSeal> | null;
+  return seal?.legacy_rows === legacyRows && seal.legacy_head === legacyHead;
+};
+
 /**
- * Walks the whole audit chain in id order: each row's hash must be the hash of its fields, and its
- * previous hash the hash of the row before (the genesis hash for the first). A row changed or deleted
- * behind the append-only trigger's back breaks one of the two.
+ * Walks the whole audit chain in id order: each row's `prev_hash` must be the hash of the row before
+ * (the genesis hash for the first) and its hash the HMAC of its fields under `key`. Rows an earlier
+ * version wrote with plain SHA-256 are accepted only as an unbroken run from the start that a seal row
+ * (`CHAIN_SEAL_ACTION`, keyed) closes, naming their number and last hash; an unkeyed row anywhere else,
+ * or unkeyed rows no seal closes, break the chain. Without the key nobody can re-hash a changed row.
  */
-export async function verifyAuditChain(db: Db): Promise<ChainReport> {
+export async function verifyAuditChain(db: Db, key: Buffer): Promise<ChainReport> {
   let previous = GENESIS_HASH;
   let lastId = 0;
   let rows = 0;
+  let legacy = 0;
+  let firstLegacy: number | null = null;
+  let keyedSince: ChainReport['keyed_since'] = null;
+  const broken = (id: number): ChainReport => ({
+    ok: false,
+    rows,
+    broken_at: id,
+    head: null,
+    legacy_rows: legacy,
+    keyed_since: keyedSince,
+  });
   for (;;) {
     const batch = await db.select().from(auditLog).where(gt(auditLog.id, lastId)).orderBy(asc(auditLog.id)).limit(BATCH);
     for (const row of batch) {
       rows++;
-      const expected = rowHash({
-        at: row.at,
-        actor: row.actor,
-        operatorId: row.operatorId,
-        action: row.action,
-        targetType: row.targetType,
-        targetId: row.targetId,
-        before: row.before,
-        after: row.after,
-        ip: row.ip,
-        prevHash: row.prevHash,
-      });
-      if (row.prevHash !== previous || row.hash !== expected) return { ok: false, rows, broken_at: row.id };
+      const fields = chainedFields(row);
+      if (row.prevHash !== previous) return broken(row.id);
+      if (row.hash === rowHash(key, fields)) {
+        if (!keyedSince) {
+          if (legacy > 0 && !(row.action === CHAIN_SEAL_ACTION && isSeal(row.after, legacy, previous))) return broken(row.id);
+          keyedSince = { id: row.id, at: row.at.toISOString() };
+        }
+      } else if (!keyedSince && row.hash === legacyRowHash(fields)) {
+        legacy++;
+        firstLegacy ??= row.id;
+      } else {
+        return broken(row.id);
+      }
       previous = row.hash;
       lastId = row.id;
     }
-    if (batch.length < BATCH) return { ok: true, rows, broken_at: null };
+    if (batch.length < BATCH) break;
   }
+  // Unkeyed rows with no seal after them: what a rewrite of the whole log without the key looks like.
+  if (firstLegacy !== null && !keyedSince) return broken(firstLegacy);
+  return { ok: true, rows, broken_at: null, head: rows > 0 ? previous : null, legacy_rows: legacy, keyed_since: keyedSince };
 }
