@@ -26,6 +26,9 @@ interface ChainCheck {
   ok: boolean;
   rows: number;
   broken_at: number | null;
+  head: string | null;
+  legacy_rows: number;
+  keyed_since: { id: number; at: string } | null;
 }
 
 interface FilterForm {
@@ -107,6 +110,16 @@ export default function Audit() {
             verify.data.ok
               ? t('chain_ok', { rows: verify.data.rows })
               : t('chain_broken', { rows: verify.data.rows, id: verify.data.broken_at ?? '?' })
+          }
+          description={
+            verify.data.ok && verify.data.head ? (
+              <>
+                <div data-testid="verify-head">{t('chain_head', { head: verify.data.head, rows: verify.data.rows })}</div>
+                {verify.data.legacy_rows > 0 && (
+                  <div>{t('chain_legacy', { legacy: verify.data.legacy_rows, id: verify.data.keyed_since?.id ?? '?' })}</div>
+                )}
+              </>
+            ) : undefined
           }
           closable={{ onClose: () => verify.reset() }}
         />
