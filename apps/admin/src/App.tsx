@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { setLanguage, type AdminLanguage } from './i18n';
 import { PAGES } from './pages';
+import Enrol from './pages/Enrol';
 import Login from './pages/Login';
 import { useSession } from './session';
 
@@ -12,7 +13,10 @@ const GROUPS = ['reviews', 'money', 'users', 'catalogue', 'content', 'system'] a
 
 export function App() {
   const { operator, loading } = useSession();
+  const location = useLocation();
   if (loading) return <Spin fullscreen />;
+  // An enrolment link opens its page whoever is signed in: the link is for the operator it names.
+  if (location.pathname.startsWith('/enrol/')) return <Enrol token={location.pathname.slice('/enrol/'.length)} />;
   if (!operator) return <Login />;
   return <Shell />;
 }

@@ -99,6 +99,13 @@ export const PAGES: PageEntry[] = [
   },
   { path: '/audit', group: 'system', label: 'audit', roles: ['superadmin'], component: lazy(() => import('./pages/Audit')) },
   {
+    path: '/changes',
+    group: 'system',
+    label: 'changes',
+    roles: ['superadmin'],
+    component: lazy(() => import('./pages/Changes')),
+  },
+  {
     path: '/operators',
     group: 'system',
     label: 'operators',

@@ -146,7 +146,7 @@ export async function enrolOperator(
   input: { email: string; role: OperatorRole; createdBy?: string; createdById?: number | null; enrolledById?: number | null },
 ): Promise<{ id: number; email: string; role: OperatorRole; password: string; otpauth: string }> {
   const { id, link } = await ctx.operators.create({ createdBy: 'test', ...input });
-  const token = link.slice(link.indexOf('#') + 1);
+  const token = link.slice(link.lastIndexOf('/') + 1);
   const { otpauth } = await ctx.operators.beginEnrolment(token);
   const password = randomBytes(15).toString('base64url');
   const otp = totpCode(otpauth, clock.now().getTime() - 30_000);

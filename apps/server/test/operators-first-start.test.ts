@@ -23,7 +23,7 @@ describe.each(DB_KINDS)('the first start without operators (%s)', (kind) => {
     expect(shown).not.toHaveProperty('password');
 
     // The owner opens the link, sets a password and adds the code to their authenticator.
-    const token = shown.link.slice(shown.link.indexOf('#') + 1);
+    const token = shown.link.slice(shown.link.lastIndexOf('/') + 1);
     const begun = await server.call<{ otpauth: string }>('POST', '/admin/api/enrolment/begin', { body: { token } });
     const login = await server.call<{ token: string }>('POST', '/admin/api/enrolment/finish', {
       body: { token, password: 'the-owners-password', otp: totpCode(begun.data.otpauth, server.clock.now().getTime()) },
@@ -43,7 +43,7 @@ describe.each(DB_KINDS)('the first start without operators (%s)', (kind) => {
     const first = await enrolFirstOperator(server.ctx.operators, (line) => printed.push(line));
     expect(await enrolFirstOperator(server.ctx.operators, (line) => printed.push(line))).toBeNull();
     clock.advance(OPERATOR_ENROLMENT_TTL_MS + 1000);
-    const token = (link: string) => link.slice(link.indexOf('#') + 1);
+    const token = (link: string) => link.slice(link.lastIndexOf('/') + 1);
     expect(await server.call('POST', '/admin/api/enrolment/begin', { body: { token: token(first!.link) } })).toMatchObject({
       code: 1002,
     });

@@ -1,17 +1,23 @@
-import { Alert, Button, Descriptions, Modal, QRCode, Space, Typography } from 'antd';
+import { Alert, Button, Descriptions, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DateTime } from './DateTime';
 
-/** A new or reset operator's credentials: the only time the password and the authenticator secret are shown. */
+/** A new or reset operator's one-time enrolment link, as the server answers it. */
 export interface OperatorEnrolmentView {
   email: string;
   role: string;
-  password: string;
-  otpauth: string;
+  /** The admin app's path with the token; the full link is this server's address before it. */
+  link: string;
+  expires_at: string;
 }
 
-/** Shows an enrolment once, with the secret as a QR code for the authenticator app and copy buttons. */
+/**
+ * Shows an enrolment link once, to hand to the operator it names: they open it, choose their own password
+ * and add their own authenticator secret, so nobody else ever holds both.
+ */
 export function OperatorEnrolment({ enrolment, onClose }: { enrolment: OperatorEnrolmentView | null; onClose: () => void }) {
   const { t } = useTranslation('operators');
+  const link = enrolment ? `${window.location.origin}${enrolment.link}` : '';
   return (
     <Modal
       open={enrolment !== null}
@@ -26,8 +32,8 @@ export function OperatorEnrolment({ enrolment, onClose }: { enrolment: OperatorE
       destroyOnHidden
     >
       {enrolment && (
-        <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-          <Alert type="warning" showIcon title={t('enrolment_once')} />
+        <>
+          <Alert type="warning" showIcon title={t('enrolment_once')} style={{ marginBottom: 16 }} />
           <Descriptions
             size="small"
             bordered
@@ -35,34 +41,24 @@ export function OperatorEnrolment({ enrolment, onClose }: { enrolment: OperatorE
             items={[
               { key: 'email', label: t('email'), children: enrolment.email },
               { key: 'role', label: t('role'), children: t(`nav:role_${enrolment.role}`) },
+              { key: 'expires', label: t('enrolment_expires'), children: <DateTime value={enrolment.expires_at} /> },
               {
-                key: 'password',
-                label: t('password'),
+                key: 'link',
+                label: t('enrolment_link'),
                 children: (
                   <Typography.Text
                     code
-                    copyable={{ tooltips: [t('copy_password'), t('copied')] }}
-                    data-testid="enrolment-password"
+                    copyable={{ tooltips: [t('copy_link'), t('copied')] }}
+                    style={{ wordBreak: 'break-all' }}
+                    data-testid="enrolment-link"
                   >
-                    {enrolment.password}
+                    {link}
                   </Typography.Text>
                 ),
               },
             ]}
           />
-          <div style={{ display: 'grid', justifyItems: 'center', gap: 8 }}>
-            <QRCode value={enrolment.otpauth} size={200} aria-label={t('otpauth_qr')} />
-            <Typography.Text type="secondary">{t('scan_hint')}</Typography.Text>
-          </div>
-          <Typography.Paragraph
-            copyable={{ tooltips: [t('copy_otpauth'), t('copied')] }}
-            ellipsis={{ rows: 2, expandable: true }}
-            style={{ wordBreak: 'break-all' }}
-            data-testid="enrolment-otpauth"
-          >
-            {enrolment.otpauth}
-          </Typography.Paragraph>
-        </Space>
+        </>
       )}
     </Modal>
   );

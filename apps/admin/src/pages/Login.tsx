@@ -1,5 +1,6 @@
-import { Button, Card, Form, Input, Typography } from 'antd';
-import { useMutation } from '@tanstack/react-query';
+import { Button, Card, Form, Input, Space, Typography } from 'antd';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, ApiError } from '../api';
 import { useSession } from '../session';
@@ -8,15 +9,36 @@ interface Credentials {
   email: string;
   password: string;
   otp: string;
+  captcha?: string;
 }
 
-/** Password and the authenticator's current code; the server refuses a code used before. */
+/**
+ * Password and the authenticator's current code; the server refuses a code used before. After a failed
+ * sign-in a captcha is shown: past a few failures for an e-mail the server tries no password without one,
+ * so whoever fails on purpose can slow its owner down but never lock them out.
+ */
 export default function Login() {
   const { t } = useTranslation('login');
   const { signIn } = useSession();
+  const [captchaShown, setCaptchaShown] = useState(false);
+  const captcha = useQuery({
+    queryKey: ['operator-captcha'],
+    queryFn: () => adminApi<{ id: string; b64s: string }>('GET', '/captcha'),
+    enabled: captchaShown,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
   const login = useMutation({
-    mutationFn: (credentials: Credentials) => adminApi<{ token: string }>('POST', '/login', { body: credentials }),
+    mutationFn: ({ captcha: answer, ...credentials }: Credentials) =>
+      adminApi<{ token: string }>('POST', '/login', {
+        body: captchaShown && captcha.data ? { ...credentials, key: captcha.data.id, captcha: answer ?? '' } : credentials,
+      }),
     onSuccess: ({ token }) => signIn(token),
+    onError: () => {
+      // A captcha answers once, right or wrong: the next try needs a new one.
+      if (captchaShown) void captcha.refetch();
+      setCaptchaShown(true);
+    },
   });
   return (
     <div style={{ display: 'grid', placeItems: 'center', minHeight: '100vh', padding: 16 }}>
@@ -32,6 +54,22 @@ export default function Login() {
           <Form.Item name="otp" label={t('otp')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('otp_required') }]}>
             <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
           </Form.Item>
+          {captchaShown && (
+            <Form.Item label={t('captcha')} extra={t('captcha_hint')}>
+              <Space.Compact style={{ width: '100%' }}>
+                <Form.Item name="captcha" noStyle>
+                  <Input aria-label={t('captcha')} autoComplete="off" maxLength={8} />
+                </Form.Item>
+                <Button
+                  onClick={() => void captcha.refetch()}
+                  aria-label={t('captcha_refresh')}
+                  style={{ padding: 0, height: 'auto' }}
+                >
+                  {captcha.data ? <img src={captcha.data.b64s} alt={t('captcha_image')} height={32} /> : t('captcha_refresh')}
+                </Button>
+              </Space.Compact>
+            </Form.Item>
+          )}
           {login.error && (
             <Typography.Text type="danger" role="alert">
               {login.error instanceof ApiError ? login.error.message : t('common:server_error')}

@@ -19,12 +19,22 @@ interface OperatorRow {
   created_at: string;
 }
 
+/** What the server answers when a change waits for a second superadmin (two or more are enabled). */
+interface Pending {
+  pending_change: { id: number };
+}
+const isPending = (answer: unknown): answer is Pending =>
+  typeof answer === 'object' && answer !== null && 'pending_change' in answer;
+
 interface NewOperator {
   email: string;
   role: OperatorRole;
 }
 
-/** Superadmin: operators, their roles, and enrolment (password and authenticator shown once). */
+/**
+ * Superadmin: operators, their roles, and their one-time enrolment links. Where two superadmins are
+ * enabled, an addition or a raised role waits for the other's approval (Pending changes).
+ */
 export default function Operators() {
   const { t } = useTranslation('operators');
   const { message, modal } = App.useApp();
@@ -46,10 +56,11 @@ export default function Operators() {
   };
 
   const create = useMutation({
-    mutationFn: (values: NewOperator) => adminApi<OperatorEnrolmentView>('POST', '/operators', { body: values }),
+    mutationFn: (values: NewOperator) => adminApi<OperatorEnrolmentView | Pending>('POST', '/operators', { body: values }),
     onSuccess: (created) => {
       setAdding(false);
-      setEnrolment(created);
+      if (isPending(created)) void message.info(t('added_pending'));
+      else setEnrolment(created);
       void refresh();
     },
     onError: failed,
@@ -66,9 +77,10 @@ export default function Operators() {
   });
   const changeRole = useMutation({
     mutationFn: ({ id, role }: { id: number; role: OperatorRole }) =>
-      adminApi('PUT', `/operators/${id}/role`, { body: { role } }),
-    onSuccess: () => {
-      void message.success(t('role_changed'));
+      adminApi<unknown>('PUT', `/operators/${id}/role`, { body: { role } }),
+    onSuccess: (answer) => {
+      if (isPending(answer)) void message.info(t('role_pending'));
+      else void message.success(t('role_changed'));
       void refresh();
     },
     onError: failed,

@@ -40,7 +40,10 @@ const KINDS: Record<string, Kind> = {
   review_claim_minutes: { type: 'integer' },
 };
 
-/** Keys only finance (and superadmin) may change: they move money or risk. The server decides again. */
+/**
+ * Keys only a superadmin may change: they move money or risk. A change that weakens a control waits for a
+ * second superadmin (Pending changes). The server decides again.
+ */
 const MONEY_KEYS = new Set(MONEY_SETTING_KEYS);
 
 const NON_NEGATIVE = /^\d{1,9}(\.\d+)?$/;
@@ -76,9 +79,11 @@ function SettingRow({ entry, mayChange }: { entry: SettingEntry; mayChange: bool
   const dirty = draft !== entry.value;
 
   const save = useMutation({
-    mutationFn: (value: string) => adminApi('PUT', `/settings/${encodeURIComponent(entry.key)}`, { body: { value } }),
-    onSuccess: () => {
-      void message.success(t('saved_key', { key: label }));
+    mutationFn: (value: string) => adminApi<unknown>('PUT', `/settings/${encodeURIComponent(entry.key)}`, { body: { value } }),
+    onSuccess: (answer) => {
+      if (typeof answer === 'object' && answer !== null && 'pending_change' in answer) {
+        void message.info(t('pending_key', { key: label }));
+      } else void message.success(t('saved_key', { key: label }));
       void queryClient.invalidateQueries({ queryKey: ['settings'] });
     },
     onError: (error) => void message.error(errorText(error, t('common:server_error'))),
@@ -199,7 +204,7 @@ export default function Settings() {
         <EmptyState />
       ) : (
         entries.map((entry) => (
-          <SettingRow key={entry.key} entry={entry} mayChange={MONEY_KEYS.has(entry.key) ? may(['finance']) : may(['content'])} />
+          <SettingRow key={entry.key} entry={entry} mayChange={MONEY_KEYS.has(entry.key) ? may([]) : may(['content'])} />
         ))
       )}
     </Space>

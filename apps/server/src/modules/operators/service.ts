@@ -43,7 +43,7 @@ export const OPERATOR_PASSWORD_MIN_LENGTH = 12;
 /** How long a one-time enrolment link opens: long enough to reach a new colleague, short enough to go stale. */
 export const OPERATOR_ENROLMENT_TTL_MS = 72 * 3_600_000;
 /** Where the admin app takes an enrolment link: the token in the fragment, so no server or proxy log keeps it. */
-export const ENROLMENT_PATH = '/admin/enrol#';
+export const ENROLMENT_PATH = '/admin/#/enrol/';
 
 /** Why a login failed, for the audit log only: the caller is told one thing for all of them. */
 export type LoginFailure = 'unknown_email' | 'wrong_password' | 'disabled' | 'wrong_code' | 'replayed';
@@ -58,7 +58,7 @@ const OPERATORS_CHANGE_LOCK = 0x6f706572; // "oper"
 export interface OperatorEnrolment {
   email: string;
   role: OperatorRole;
-  /** The admin app's path with the token (`/admin/enrol#…`): prefix it with the server's address. */
+  /** The admin app's path with the token (`/admin/#/enrol/…`): prefix it with the server's address. */
   link: string;
   expires_at: string;
 }
