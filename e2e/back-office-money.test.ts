@@ -311,7 +311,7 @@ describe('the back office moves money, and the phone and the server follow', () 
     await menu(page, 'Adjustments');
     await page.getByLabel('UID', { exact: true }).fill(String(uid));
     await page.getByLabel('Amount (USD)', { exact: true }).fill(ADJUSTED);
-    await page.getByLabel('Reason', { exact: true }).fill(reason);
+    await page.getByLabel('Text shown to the client', { exact: true }).fill(reason);
     await page.getByRole('button', { name: 'Propose' }).click();
     await page.getByText('Adjustment proposed; a second operator must approve it.').waitFor();
 
