@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Input, Space, Tag, Typography } from 'antd';
+import { Alert, Input, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, type Page } from '../api';
@@ -14,10 +14,15 @@ interface OutboxMessage {
   subject: string;
   body: string;
   delivered: boolean;
+  /** Why it is here rather than sent: nothing in the outbox is ever delivered later. */
+  kept_reason: 'no_smtp_url' | 'no_sms_gateway';
   created_at: string;
 }
 
-/** Mail and SMS the platform sent (or queued), newest first; support reads them when a user says nothing came. */
+/** The outbox page, and how e-mail leaves the server now. */
+type OutboxPage = Page<OutboxMessage> & { mail?: 'smtp' | 'outbox' };
+
+/** Mail and SMS the platform kept instead of sending, newest first; support reads them when a user says nothing came. */
 export default function Outbox() {
   const { t } = useTranslation('outbox');
   const [destination, setDestination] = useState('');
@@ -25,15 +30,24 @@ export default function Outbox() {
   const list = useQuery({
     queryKey: ['outbox', destination, page, pageSize],
     queryFn: () =>
-      adminApi<Page<OutboxMessage> | OutboxMessage[]>('GET', '/outbox', { query: { destination, page, page_size: pageSize } }),
+      adminApi<OutboxPage | OutboxMessage[]>('GET', '/outbox', { query: { destination, page, page_size: pageSize } }),
     placeholderData: keepPreviousData,
   });
   const rows = rowsOf(list.data);
   const total = list.data && !Array.isArray(list.data) ? list.data.total : rows.length;
+  const mail = list.data && !Array.isArray(list.data) ? list.data.mail : undefined;
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
       <PageHeader title={t('title')} />
+      {mail && (
+        <Alert
+          type={mail === 'outbox' ? 'warning' : 'info'}
+          showIcon
+          data-testid="outbox-mail"
+          title={t(mail === 'outbox' ? 'mail_kept_notice' : 'mail_smtp_notice')}
+        />
+      )}
       <Input.Search
         aria-label={t('destination_filter')}
         placeholder={t('destination_placeholder')}
@@ -71,10 +85,10 @@ export default function Outbox() {
           { title: t('subject'), dataIndex: 'subject' },
           {
             title: t('delivered'),
-            dataIndex: 'delivered',
-            width: 120,
-            render: (value: boolean) => (
-              <Tag color={value ? 'green' : 'orange'}>{t(value ? 'delivered_yes' : 'delivered_no')}</Tag>
+            dataIndex: 'kept_reason',
+            width: 260,
+            render: (reason: OutboxMessage['kept_reason']) => (
+              <Tag color="orange">{t(reason === 'no_sms_gateway' ? 'kept_no_sms_gateway' : 'kept_no_smtp_url')}</Tag>
             ),
           },
         ]}

@@ -17,7 +17,8 @@ export function createBackofficeUsersModule(
     audit: AuditService;
   },
 ) {
-  const service = new BackofficeUsersService({ db: deps.database.db, clock: deps.clock, ...services });
+  const mail = deps.config.smtpUrl ? ('smtp' as const) : ('outbox' as const);
+  const service = new BackofficeUsersService({ db: deps.database.db, clock: deps.clock, mail, ...services });
   const module: Module = { name: 'backoffice-users', routes: backofficeUserRoutes(service) };
   return { service, module };
 }

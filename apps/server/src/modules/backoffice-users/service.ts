@@ -72,6 +72,8 @@ export class BackofficeUsersService {
       payouts: PayoutWarningsReader;
       restrictions: RestrictionsService;
       audit: AuditService;
+      /** How e-mail leaves: by SMTP (SMTP_URL set), or kept in the outbox only. */
+      mail: 'smtp' | 'outbox';
     },
   ) {}
 
@@ -414,10 +416,14 @@ export class BackofficeUsersService {
     return { uid, sessions_ended: revoked.length };
   }
 
-  /** Mail and SMS the system sent (or kept, without a provider), newest first. */
+  /**
+   * Mail and SMS the outbox kept, newest first, each with why it was kept rather than sent: mail sent by
+   * SMTP is never copied here, so an e-mail here had no SMTP_URL, and an SMS no gateway (none is built
+   * in). `mail` says how e-mail leaves now; no row is waiting for a later delivery.
+   */
   async outbox(destination: string | undefined, paging: Paging) {
     const where = destination === undefined ? undefined : eq(outboxMessages.destination, destination);
-    return paged(
+    const page = await paged(
       paging,
       async (limit, offset) =>
         (
@@ -435,9 +441,11 @@ export class BackofficeUsersService {
           subject: row.subject,
           body: row.body,
           delivered: row.delivered,
+          kept_reason: row.channel === 'sms' ? ('no_sms_gateway' as const) : ('no_smtp_url' as const),
           created_at: row.createdAt.toISOString(),
         })),
       () => countOf(this.db.select({ n: count() }).from(outboxMessages).where(where)),
     );
+    return { ...page, mail: this.deps.mail };
   }
 }
