@@ -5,19 +5,21 @@ import {
   backOfficeToken,
   createOperator,
   desk,
+  freshTotp,
   menu,
   operatorCall,
   signInToBackOffice,
   type OperatorEnrolment,
 } from './backoffice.js';
 import { asOperator } from './cashier.js';
-import { launchBrowser, screenshot } from './support.js';
+import { baseURL, freshAddress, launchBrowser, operatorToken, screenshot } from './support.js';
 
 /*
- * The superadmin's operator desk, driven on screen: a new operator is added and handed credentials shown
- * once, signs in with them and an authenticator code, changes their own password, gets a new role, is
- * cut off when disabled and let back in when enabled, and a reset replaces their credentials. Each step
- * is checked where the server keeps it: the operator list, the sign-in endpoint and the audit log.
+ * The superadmin's operator desk, driven on screen: a new operator is added (another superadmin approves
+ * it, and is handed the one-time enrolment link), opens the link, chooses their own password and adds
+ * their own authenticator, changes their password, gets a new role (approved likewise), is cut off when
+ * disabled and let back in when enabled, and a reset hands over a new link. Each step is checked where
+ * the server keeps it: the operator list, the sign-in endpoint and the audit log.
  */
 
 interface OperatorRow {
@@ -39,20 +41,51 @@ interface Credentials {
   otpauth: string;
 }
 
+const CHOSEN_PASSWORD = 'the one I chose at enrolment';
 const NEW_PASSWORD = 'a long passphrase of my own';
+const AFTER_RESET = 'chosen again after a reset';
 
-/** The credentials the enrolment window shows once, read as the superadmin would copy them. */
-async function shownCredentials(page: Page, email: string): Promise<Credentials> {
-  const shown = page.getByRole('dialog', { name: 'Operator credentials' });
+/** The enrolment link the window shows once, read as the superadmin would copy it. */
+async function shownLink(page: Page): Promise<string> {
+  const shown = page.getByRole('dialog', { name: 'Enrolment link' });
   await shown.waitFor();
-  const password = (await shown.getByTestId('enrolment-password').innerText()).trim();
-  const link = shown.getByTestId('enrolment-otpauth');
-  // The link is cut to two lines until expanded.
-  const expand = link.getByRole('button', { name: 'Expand' });
-  if (await expand.count()) await expand.click();
-  const otpauth = (await link.innerText()).replace(/\s+/g, '').replace(/Expand$/, '');
-  await shown.getByRole('button', { name: 'I have handed them over' }).click();
+  const link = (await shown.getByTestId('enrolment-link').innerText()).trim();
+  await shown.getByRole('button', { name: 'I have handed it over' }).click();
   await shown.waitFor({ state: 'hidden' });
+  return link;
+}
+
+/** A pending change of the operators, approved by the server's first superadmin (not the one who asked). */
+async function approveAsFirstSuperadmin(kind: string, email: string): Promise<{ link?: string }> {
+  const waiting = await operatorCall<{ id: number; kind: string; payload: { email?: string } }[]>(
+    operatorToken(),
+    'GET',
+    '/admin/api/changes?status=0',
+  );
+  const change = waiting.data.find((row) => row.kind === kind && row.payload.email === email);
+  if (!change) throw new Error(`no pending ${kind} for ${email}`);
+  const approved = await operatorCall<{ result: { link?: string } }>(
+    operatorToken(),
+    'POST',
+    `/admin/api/changes/${change.id}/approve`,
+    {},
+  );
+  expect(approved.code).toBe(1);
+  return approved.data.result;
+}
+
+/** Opens an enrolment link on screen as its operator: their own password and their authenticator's code. */
+async function enrolOnScreen(page: Page, link: string, email: string, password: string): Promise<Credentials> {
+  await page.goto(link);
+  const secret = page.getByTestId('enrolment-otpauth');
+  await secret.waitFor();
+  const otpauth = (await secret.innerText()).replace(/\s+/g, '');
+  expect(otpauth).toMatch(/^otpauth:\/\/totp\/.+secret=[A-Z2-7]+/);
+  await page.getByLabel('Your new password', { exact: true }).fill(password);
+  await page.getByLabel('Repeat the password', { exact: true }).fill(password);
+  await page.getByLabel('Authenticator code', { exact: true }).fill(await freshTotp(otpauth));
+  await page.getByRole('button', { name: 'Finish and sign in' }).click();
+  await page.locator('[data-testid=operator-email]', { hasText: email }).waitFor();
   return { email, password, otpauth };
 }
 
@@ -92,22 +125,34 @@ describe('a superadmin manages operators on screen, and the operator lives with 
     await browser?.close();
   });
 
-  it('adds a support operator whose credentials, shown once, sign them in with an authenticator code', async () => {
+  it('adds a support operator once a second superadmin approves; the operator enrols through the link with their own password and code', async () => {
     const { page } = admin;
     await page.getByRole('button', { name: 'Add operator' }).click();
     const form = page.getByRole('dialog', { name: 'Add operator' });
     await form.getByLabel('E-mail', { exact: true }).fill(email);
     await form.getByRole('button', { name: 'Create' }).click();
-    issued = await shownCredentials(page, email);
-    expect(issued.password.length).toBeGreaterThanOrEqual(12);
-    expect(issued.otpauth).toMatch(/^otpauth:\/\/totp\/.+secret=[A-Z2-7]+/);
+    await page.getByText('The new operator waits for a second superadmin’s approval').waitFor();
+    expect(await operatorRow(email)).toBeUndefined();
+    const { link } = await approveAsFirstSuperadmin('operator.add', email);
+    expect(link).toMatch(/^\/admin\/#\/enrol\/[\w-]{43}$/);
 
     const stored = await operatorRow(email);
     expect(stored).toMatchObject({ role: 'support', disabled: false });
     id = stored!.id;
+    await page.reload();
     await expect(page.getByTestId(`row-${id}`).innerText()).resolves.toContain('Active');
 
-    newcomer = await desk(browser, issued);
+    const context = await browser.newContext({
+      extraHTTPHeaders: { 'x-forwarded-for': freshAddress() },
+      viewport: { width: 1366, height: 900 },
+      locale: 'en-US',
+      reducedMotion: 'reduce',
+    });
+    newcomer = { context, page: await context.newPage() };
+    issued = await enrolOnScreen(newcomer.page, `${baseURL()}${link!}`, email, CHOSEN_PASSWORD);
+    // The link is spent.
+    const token = link!.slice(link!.lastIndexOf('/') + 1);
+    expect(await operatorCall('', 'POST', '/admin/api/enrolment/begin', { token })).toMatchObject({ code: 1002 });
     await menuItem(newcomer.page, 'Feedback').waitFor();
     expect(await menuItem(newcomer.page, 'Deposits').count()).toBe(0);
     expect(await menuItem(newcomer.page, 'Operators').count()).toBe(0);
@@ -121,6 +166,9 @@ describe('a superadmin manages operators on screen, and the operator lives with 
     const confirm = page.getByRole('dialog', { name: `Give ${email} the role Finance?` });
     await confirm.getByRole('button', { name: 'Confirm' }).click();
     await confirm.waitFor({ state: 'hidden' });
+    await page.getByText('The role change waits for a second superadmin’s approval').waitFor();
+    expect((await operatorRow(email))?.role).toBe('support');
+    await approveAsFirstSuperadmin('operator.role', email);
     await expect.poll(async () => (await operatorRow(email))?.role).toBe('finance');
 
     await newcomer.page.reload();
@@ -202,17 +250,23 @@ describe('a superadmin manages operators on screen, and the operator lives with 
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
-  it('a reset hands over new credentials and ends their session; every change is in the audit log under the superadmin', async () => {
+  it('a reset hands over a new link and ends their session; every change is in the audit log under who made it', async () => {
     const { page } = admin;
     await page.getByTestId(`row-${id}`).getByRole('button', { name: 'Reset credentials' }).click();
     await confirmPopover(page, 'Reset credentials');
-    const renewed = await shownCredentials(page, email);
-    expect(renewed.password).not.toBe(NEW_PASSWORD);
-    expect(renewed.otpauth).not.toBe(issued.otpauth);
+    const link = await shownLink(page);
+    expect(link.startsWith(`${baseURL()}/admin/#/enrol/`)).toBe(true);
 
     await newcomer.page.reload();
     await signInShown(newcomer.page);
-    await signInToBackOffice(newcomer.page, renewed);
+    const withOld = await operatorCall('', 'POST', '/admin/api/login', {
+      email,
+      password: NEW_PASSWORD,
+      otp: await freshTotp(issued.otpauth),
+    });
+    expect(withOld).toMatchObject({ code: 1002 });
+    const renewed = await enrolOnScreen(newcomer.page, link, email, AFTER_RESET);
+    expect(renewed.otpauth).not.toBe(issued.otpauth);
 
     const audit = await asOperator<{ data: AuditRow[] }>(
       `/admin/api/audit?target_type=operator&target_id=${id}&page_size=100`,
@@ -224,13 +278,11 @@ describe('a superadmin manages operators on screen, and the operator lives with 
         .filter((row) => row.actor === actor)
         .map((row) => row.action)
         .reverse();
-    expect(actions(`operator:${superadmin.email}`)).toEqual([
-      'operator.create',
-      'operator.role',
-      'operator.disable',
-      'operator.enable',
-      'operator.reset',
-    ]);
-    expect(actions(`operator:${email}`)).toEqual(expect.arrayContaining(['operator.login', 'operator.password_change']));
+    // The first superadmin approved the addition and the role; the one at the desk did the rest.
+    expect(actions('operator:admin@localhost')).toEqual(['operator.create', 'operator.role']);
+    expect(actions(`operator:${superadmin.email}`)).toEqual(['operator.disable', 'operator.enable', 'operator.reset']);
+    expect(actions(`operator:${email}`)).toEqual(
+      expect.arrayContaining(['operator.enrol', 'operator.login', 'operator.password_change']),
+    );
   });
 });

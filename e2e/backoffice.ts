@@ -9,7 +9,7 @@ import { baseURL, freshAddress, type Envelope } from './support.js';
  * sign-in through the admin app's screens with a real TOTP code, as an authenticator app shows it.
  */
 
-/** A new operator's one-time enrolment, as `POST /admin/api/operators` shows it. */
+/** A new operator after they opened their enrolment link: the password they chose, their authenticator's secret. */
 export interface OperatorEnrolment {
   email: string;
   role: OperatorRole;
@@ -17,13 +17,38 @@ export interface OperatorEnrolment {
   otpauth: string;
 }
 
+/** The one-time enrolment link `POST /admin/api/operators` (or its approval) answers. */
+export interface EnrolmentLink {
+  email: string;
+  role: OperatorRole;
+  link: string;
+}
+
 let made = 0;
 
-/** A new operator of `role` (a fresh address each call), made by the superadmin. */
-export function createOperator(role: OperatorRole): Promise<OperatorEnrolment> {
+/**
+ * Opens an enrolment link as its operator would, through the API: a password of their own, and the code
+ * of the secret it shows (a step then used, as `freshTotp` keeps track of).
+ */
+export async function enrolThroughLink(issued: EnrolmentLink): Promise<OperatorEnrolment> {
+  const token = issued.link.slice(issued.link.lastIndexOf('/') + 1);
+  const begun = await operatorCall<{ otpauth: string }>('', 'POST', '/admin/api/enrolment/begin', { token });
+  if (begun.code !== 1) throw new Error(`enrolment of ${issued.email}: ${begun.code} ${begun.msg}`);
+  const password = `e2e-${made}-${Math.random().toString(36).slice(2)}-pass`;
+  const otp = await freshTotp(begun.data.otpauth);
+  const finished = await operatorCall('', 'POST', '/admin/api/enrolment/finish', { token, password, otp });
+  if (finished.code !== 1) throw new Error(`enrolment of ${issued.email}: ${finished.code} ${finished.msg}`);
+  return { email: issued.email, role: issued.role, password, otpauth: begun.data.otpauth };
+}
+
+/**
+ * A new operator of `role` (a fresh address each call), asked for by the superadmin, approved by the
+ * second one (who is handed the link), and enrolled through the link.
+ */
+export async function createOperator(role: OperatorRole): Promise<OperatorEnrolment> {
   made += 1;
   const email = `e2e-${role}-${process.pid}-${Date.now()}-${made}@ops.example.com`;
-  return asOperator<OperatorEnrolment>('/admin/api/operators', { email, role });
+  return enrolThroughLink(await asOperator<EnrolmentLink>('/admin/api/operators', { email, role }));
 }
 
 const PERIOD_MS = 30_000;

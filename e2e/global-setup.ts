@@ -14,6 +14,11 @@ export interface E2eServer {
   baseURL: string;
   /** A session of the server's first operator (the superadmin it enrolled on its first start). */
   operatorToken: string;
+  /**
+   * A session of a second superadmin independent of the first (it was not handed by the first its
+   * enrolment link), who approves what the first asks for that waits for a second superadmin.
+   */
+  approverToken: string;
 }
 
 declare module 'vitest' {
@@ -35,18 +40,55 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Signs in as the superadmin the server enrolled on its first start, with the code of the current step. */
-async function signInFirstOperator(place: ServerPlace, baseURL: string): Promise<string> {
-  const { email, password, otpauth } = await firstOperatorEnrolment(place);
-  const otp = (OTPAuth.URI.parse(otpauth) as OTPAuth.TOTP).generate();
-  const response = await fetch(`${baseURL}/admin/api/login`, {
+/** One operator API call at setup; its data, or an error naming the refusal. */
+async function call<T>(baseURL: string, route: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${baseURL}${route}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', lang: 'en' },
-    body: JSON.stringify({ email, password, otp }),
+    headers: { 'content-type': 'application/json', lang: 'en', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
   });
-  const envelope = (await response.json()) as { code: number; msg: string; data: { token: string } };
-  if (envelope.code !== 1) throw new Error(`the first operator could not sign in: ${envelope.code} ${envelope.msg}`);
-  return envelope.data.token;
+  const envelope = (await response.json()) as { code: number; msg: string; data: T };
+  if (envelope.code !== 1) throw new Error(`${route}: ${envelope.code} ${envelope.msg}`);
+  return envelope.data;
+}
+
+/** Opens a one-time enrolment link as its operator would (a password of their own, their code); answers a session. */
+async function enrol(baseURL: string, link: string): Promise<string> {
+  const token = link.slice(link.lastIndexOf('/') + 1);
+  const { otpauth } = await call<{ otpauth: string }>(baseURL, '/admin/api/enrolment/begin', { token });
+  const otp = (OTPAuth.URI.parse(otpauth) as OTPAuth.TOTP).generate();
+  const password = `e2e-${Math.random().toString(36).slice(2)}-password`;
+  return (await call<{ token: string }>(baseURL, '/admin/api/enrolment/finish', { token, password, otp })).token;
+}
+
+/**
+ * Enrols the superadmin the server made on its first start through the link it printed, and a second,
+ * independent superadmin: the first adds a helper alone (one superadmin then), and proposes the approver,
+ * whose addition the helper approves and whose link the helper is handed, so the approver is no one's
+ * second identity but the helper's and may approve what the first superadmin asks for.
+ */
+async function enrolSuperadmins(
+  place: ServerPlace,
+  baseURL: string,
+): Promise<Pick<E2eServer, 'operatorToken' | 'approverToken'>> {
+  const operatorToken = await enrol(baseURL, (await firstOperatorEnrolment(place)).link);
+  const add = (email: string, token: string) =>
+    call<{ link?: string; pending_change?: { id: number } }>(
+      baseURL,
+      '/admin/api/operators',
+      { email, role: 'superadmin' },
+      token,
+    );
+  const helper = await add(`e2e-helper-${place.port}@ops.example.com`, operatorToken);
+  const helperToken = await enrol(baseURL, helper.link!);
+  const proposed = await add(`e2e-approver-${place.port}@ops.example.com`, operatorToken);
+  const approved = await call<{ result: { link: string } }>(
+    baseURL,
+    `/admin/api/changes/${proposed.pending_change!.id}/approve`,
+    {},
+    helperToken,
+  );
+  return { operatorToken, approverToken: await enrol(baseURL, approved.result.link) };
 }
 
 /**
@@ -75,7 +117,7 @@ export default async function setup(project: TestProject) {
       places.map(async (place): Promise<E2eServer> => {
         await startServer(place);
         const baseURL = `http://127.0.0.1:${place.port}`;
-        return { baseURL, operatorToken: await signInFirstOperator(place, baseURL) };
+        return { baseURL, ...(await enrolSuperadmins(place, baseURL)) };
       }),
     );
     project.provide('e2eServers', servers);

@@ -64,12 +64,12 @@ export async function startServer(place: ServerPlace) {
   throw new Error('server did not start in time');
 }
 
-/** What a first start prints once for the superadmin it makes: `OPERATOR ENROLMENT {json}` on the console. */
+/** What a first start prints for the superadmin it makes: `OPERATOR ENROLMENT {json}`, its one-time enrolment link. */
 export interface Enrolment {
   email: string;
   role: string;
-  password: string;
-  otpauth: string;
+  link: string;
+  expires_at: string;
 }
 
 const ENROLMENT_MARK = 'OPERATOR ENROLMENT ';

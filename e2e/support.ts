@@ -15,6 +15,8 @@ function server() {
 export const baseURL = () => server().baseURL;
 /** A session of this server's superadmin, for the operator calls journeys make (see cashier.ts `asOperator`). */
 export const operatorToken = () => server().operatorToken;
+/** A session of a second superadmin who approves what the first asks for that waits for a second one. */
+export const approverToken = () => server().approverToken;
 const artifacts = path.resolve(import.meta.dirname, 'artifacts');
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
