@@ -9,8 +9,9 @@ export const isOperatorRole = (value: unknown): value is OperatorRole =>
   typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);
 
 /**
- * Settings that move money or risk: only finance (and superadmin) may change them; every other setting is
- * the content team's (and superadmin's). The server enforces it; the admin app shows who may edit.
+ * Settings that move money or risk: only a superadmin may change them (finance works the queues they
+ * govern), and one that weakens a control waits for a second superadmin; every other setting is the
+ * content team's (and superadmin's). The server enforces it; the admin app shows who may edit.
  */
 export const MONEY_SETTING_KEYS: readonly string[] = [
   'trade_fee_type',
