@@ -94,8 +94,18 @@ describe.each(DB_KINDS)('deposit bad input on %s', (kind) => {
     ['no proof', { proofImg: undefined }, 1001, 'Upload a proof of payment'],
     ['a proof that is no upload reference', { proofImg: '../../etc/passwd' }, 1001, UPLOAD],
     ['an unknown upload', { proofImg: 'AAAAAAAAAAAAAAAAAAAAAA' }, 1001, UPLOAD],
-    ['a NUL in the proof', { proofImg: 'abc\u0000def' }, 1001, 'proofImg is not valid'],
-    ['a NUL in the address', { address: 'T\u0000x' }, 1001, 'address is not valid'],
+    [
+      'a NUL in the proof',
+      { proofImg: 'abc\u0000def' },
+      1001,
+      'proofImg contains control or invisible characters; please remove them',
+    ],
+    [
+      'a NUL in the address',
+      { address: 'T\u0000x' },
+      1001,
+      'address contains control or invisible characters; please remove them',
+    ],
     ['an over-long address', { address: 'T'.repeat(201) }, 1001, 'The value is too long'],
   ])('coin submit refuses %s', async (_, body, code, msg) => {
     await refused(coin(body), code, msg);
@@ -198,7 +208,11 @@ describe.each(DB_KINDS)('deposit bad input on %s', (kind) => {
     await refused(get(`${ApiPath.depositList}?type=0x1`), 1001, 'Invalid type: choose digital currency or bank');
     await refused(get(`${ApiPath.depositList}?page=0`), 1001, 'The page number is not valid');
     await refused(get(`${ApiPath.depositList}?page=-1`), 1001, 'The page number is not valid');
-    await refused(get(`${ApiPath.wireInfo}?bank_coin=%00`), 1001, 'bank_coin is not valid');
+    await refused(
+      get(`${ApiPath.wireInfo}?bank_coin=%00`),
+      1001,
+      'bank_coin contains control or invisible characters; please remove them',
+    );
     await refused(get(`${ApiPath.wireInfo}?bank_coin=${'E'.repeat(17)}`), 1001, 'The value is too long');
   });
 
@@ -221,7 +235,11 @@ describe.each(DB_KINDS)('deposit bad input on %s', (kind) => {
     await refused(() => server.operator('approve', id, { credited_amount: 'lots' }), 1001, AMOUNT);
     await refused(() => server.operator('reject', id, {}), 1001, 'Enter the reason shown to the user');
     await refused(() => server.operator('void', id, { reason: '   ' }), 1001, 'Enter the reason shown to the user');
-    await refused(() => server.operator('void', id, { reason: 'bad\u0000reason' }), 1001, 'reason is not valid');
+    await refused(
+      () => server.operator('void', id, { reason: 'bad\u0000reason' }),
+      1001,
+      'reason contains control or invisible characters; please remove them',
+    );
     await refused(() => server.operator('void', id, { reason: 'r'.repeat(201) }), 1001, 'The value is too long');
     await refused(
       async () => server.call('POST', `/admin/api/deposits/abc/approve`, { body: {}, headers: await finance() }),
