@@ -232,7 +232,7 @@ describe.each(DB_KINDS)('invite and password change on %s', (kind) => {
         [
           'a NUL byte',
           { new_password: `${NEW_PASSWORD}\u0000`, re_password: `${NEW_PASSWORD}\u0000`, auth_code: '123456' },
-          'field_invalid',
+          'field_characters_invalid',
           { field: 'new_password' },
         ],
         [
@@ -283,7 +283,7 @@ describe.each(DB_KINDS)('invite and password change on %s', (kind) => {
         });
         expect(answer).toMatchObject({
           code: ResponseCode.invalidInput,
-          msg: translate('en', 'field_invalid', { field: 'key' }),
+          msg: translate('en', 'field_characters_invalid', { field: 'key' }),
         });
         expect(await outboxCount(email)).toBe(mail);
       });
