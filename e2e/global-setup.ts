@@ -62,33 +62,25 @@ async function enrol(baseURL: string, link: string): Promise<string> {
 }
 
 /**
- * Enrols the superadmin the server made on its first start through the link it printed, and a second,
- * independent superadmin: the first adds a helper alone (one superadmin then), and proposes the approver,
- * whose addition the helper approves and whose link the helper is handed, so the approver is no one's
- * second identity but the helper's and may approve what the first superadmin asks for.
+ * The server's two superadmins, independent of each other as the four-eyes rule wants them: the first
+ * start's, enrolled through the link it printed, and one the host adds from the command line (the server
+ * stopped, as the embedded database asks), whose link nobody in the back office was handed. The second
+ * approves what the first asks for that waits for a second superadmin.
  */
 async function enrolSuperadmins(
   place: ServerPlace,
   baseURL: string,
 ): Promise<Pick<E2eServer, 'operatorToken' | 'approverToken'>> {
-  const operatorToken = await enrol(baseURL, (await firstOperatorEnrolment(place)).link);
-  const add = (email: string, token: string) =>
-    call<{ link?: string; pending_change?: { id: number } }>(
-      baseURL,
-      '/admin/api/operators',
-      { email, role: 'superadmin' },
-      token,
-    );
-  const helper = await add(`e2e-helper-${place.port}@ops.example.com`, operatorToken);
-  const helperToken = await enrol(baseURL, helper.link!);
-  const proposed = await add(`e2e-approver-${place.port}@ops.example.com`, operatorToken);
-  const approved = await call<{ result: { link: string } }>(
-    baseURL,
-    `/admin/api/changes/${proposed.pending_change!.id}/approve`,
-    {},
-    helperToken,
+  const first = (await firstOperatorEnrolment(place)).link;
+  await stopServer(place);
+  const printed = execFileSync(
+    path.join(root, 'node_modules/.bin/tsx'),
+    ['apps/server/src/cli/operator.ts', 'add', '--email', `e2e-approver-${place.port}@ops.example.com`, '--role', 'superadmin'],
+    { cwd: root, env: { ...process.env, DATA_DIR: place.dataDir, DATABASE_URL: '', REDIS_URL: '' }, encoding: 'utf8' },
   );
-  return { operatorToken, approverToken: await enrol(baseURL, approved.result.link) };
+  const approver = JSON.parse(printed.trim().split('\n').at(-1)!) as { link: string };
+  await startServer(place);
+  return { operatorToken: await enrol(baseURL, first), approverToken: await enrol(baseURL, approver.link) };
 }
 
 /**
