@@ -57,6 +57,14 @@ describe('auth form rules are the server schema', () => {
     );
   });
 
+  it('says that a field holds control or invisible characters, as the server does', () => {
+    for (const account of ['a\u200Bb@example.com', 'a\u202Eb@example.com', 'a\u0000b@example.com']) {
+      expect(errorsOf(ZLoginRequest, { account, password: 'Secret123' }).account).toBe(
+        'This field contains control or invisible characters; please remove them',
+      );
+    }
+  });
+
   it('refuses a password the old form let through, with the rule, under the field the form shows', () => {
     const register = {
       type: AccountType.email,

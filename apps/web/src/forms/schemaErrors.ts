@@ -17,8 +17,9 @@ export interface SchemaErrorOptions {
 /**
  * A form's values checked with the domain's zod schema, the one the server parses the request with, so
  * the app refuses exactly what the server would and says why before sending. Answers the first problem
- * of each field, keyed by the form's field names, in the reader's language; a message key the app has
- * no text for reads as the namespace's `field_invalid`.
+ * of each field, keyed by the form's field names, in the reader's language. A message key is read in the
+ * form's namespace, then in `common` (keys every form shares, such as `field_characters_invalid`); one
+ * the app has no text for reads as the namespace's `field_invalid`.
  */
 export function schemaErrors(
   schema: FormSchema,
@@ -32,7 +33,9 @@ export function schemaErrors(
   for (const issue of result.error.issues) {
     const name = String(issue.path[0] ?? 'form');
     const field = fields[name] ?? name;
-    found[field] ??= t(messages[issue.message] ?? [`${namespace}.${issue.message}`, `${namespace}.field_invalid`]);
+    found[field] ??= t(
+      messages[issue.message] ?? [`${namespace}.${issue.message}`, `common.${issue.message}`, `${namespace}.field_invalid`],
+    );
   }
   return found;
 }
