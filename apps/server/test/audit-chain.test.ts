@@ -385,7 +385,7 @@ describe.each(DB_KINDS)('an audit log written before the chain was keyed, on %s'
   });
 
   it('refuses an unkeyed row after the seal', async () => {
-    const db = (await openTestDatabase(kind));
+    const db = await openTestDatabase(kind);
     try {
       const audit = new AuditService({ db: db.db, clock: systemClock, key: TEST_AUDIT_KEY });
       await audited(audit, 1);
