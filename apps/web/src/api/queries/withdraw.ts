@@ -52,7 +52,8 @@ export function useWithdrawRulesQuery() {
   return useQuery({
     queryKey: withdrawKeys.rules(),
     queryFn: () => http.get<WithdrawRulesView>(ApiPath.drawRules),
-    staleTime: STALE_SHORT,
+    // Asked again each time the screen opens: a verification approved meanwhile lifts the note at once.
+    staleTime: 0,
   });
 }
 
