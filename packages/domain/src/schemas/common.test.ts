@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZDemoRequest, ZForgetPasswordRequest, ZLoginRequest, ZRegisterRequest, ZSendCodeRequest } from './accounts.js';
-import { optionalText, requiredText, safeText } from './common.js';
+import { optionalText, requiredText, safeText, withUnsafeCharactersReplaced } from './common.js';
 
 const CONTROLS = ['\u0000', '\u0007', '\t', '\n', '\r', '\u001b', '\u001f', '\u007f'];
 
@@ -10,9 +10,37 @@ describe('safe text', () => {
       for (const text of [`${control}abc`, `ab${control}c`, `abc${control}`]) {
         const result = schema.safeParse(text);
         expect(result.success, JSON.stringify(text)).toBe(false);
-        expect(result.error?.issues[0]?.message).toBe('field_invalid');
+        expect(result.error?.issues[0]?.message).toBe('field_characters_invalid');
       }
     }
+  });
+
+  it.each([
+    ['NEL', '\u0085'],
+    ['a lone high surrogate', '\uD83D'],
+    ['a lone low surrogate', '\uDE00'],
+    ['a zero-width space', '\u200B'],
+    ['a word joiner', '\u2060'],
+    ['a byte order mark', '\uFEFF'],
+    ['a line separator', '\u2028'],
+    ['a right-to-left override', '\u202E'],
+    ['a left-to-right embedding', '\u202A'],
+    ['a first-strong isolate', '\u2068'],
+  ])('refuses %s inside a text input', (_, character) => {
+    for (const schema of [safeText(), requiredText('x_required'), optionalText()]) {
+      const result = schema.safeParse(`ab${character}c`);
+      expect(result.error?.issues[0]?.message).toBe('field_characters_invalid');
+    }
+  });
+
+  it('keeps the joiners, direction marks and surrogate pairs that scripts and emoji need', () => {
+    for (const text of ['क्\u200Dष', 'می\u200Cخواهم', 'مرحبا\u200F 1', 'a\u200Eb', '👩\u200D💻', '😀']) {
+      expect(requiredText('x').parse(text)).toBe(text);
+    }
+  });
+
+  it('replaces what it refuses with U+FFFD where a text must be recorded as it came', () => {
+    expect(withUnsafeCharactersReplaced('a\u0000b\uD800c\u202Ed😀')).toBe('a\uFFFDb\uFFFDc\uFFFDd😀');
   });
 
   it('accepts any printable text, in any script, and trims spaces', () => {
