@@ -159,23 +159,7 @@ describe.each(DB_KINDS)('balance adjustments on %s', (kind) => {
 
   it('a debit may take at most the free margin, like a withdrawal: it never leaves open positions closer to a stop-out', async () => {
     const trader = await server.trader({ balance: '1000' });
-    // Trade at the next weekday noon, when every market is open.
-    const at = new Date(server.manualClock.now());
-    do at.setUTCDate(at.getUTCDate() + 1);
-    while (at.getUTCDay() === 0 || at.getUTCDay() >= 5);
-    at.setUTCHours(12, 0, 0, 0);
-    server.manualClock.set(at);
-    await server.tick('EURUSD', '1.10000');
-    const opened = await server.submit(trader, {
-      type: 1,
-      cont: '0.5',
-      forex_id: server.instrumentId('EURUSD'),
-      status: 1,
-      multiple: 100,
-    });
-    expect(opened.code).toBe(1);
-    const detail = await server.call<{ withdrawable: number }>('GET', ApiPath.forexDetail, { token: trader.token });
-    const freeMargin = detail.data.withdrawable;
+    const freeMargin = await server.holdMargin(trader);
     expect(freeMargin).toBeLessThan(Number((await walletOf(server, trader.userId)).balance) - 500);
 
     await setLanguage(server.database.db, trader.userId, 'en');

@@ -45,6 +45,11 @@ export interface WithdrawalServer extends TradingServer {
   session(trader: Trader): Promise<Trader>;
   /** A verified real-name record, through the identity service (submitted with two uploads, approved). */
   verify(userId: number): Promise<void>;
+  /**
+   * Buys 0.5 lot of EURUSD at 100× for `trader` at the next weekday noon (cool-downs move the clock on,
+   * past trading hours) and answers the free margin left, the figure forexDetail shows as withdrawable.
+   */
+  holdMargin(trader: Trader): Promise<number>;
 }
 
 /** A server with the manual market clock at a trading hour, KYC not required and operator rates that do not age (their own tests turn both on). */
@@ -141,6 +146,24 @@ export async function startWithdrawalServer(kind: DbKind): Promise<WithdrawalSer
         reverse_pic: await upload(userId),
       });
       await server.ctx.identity.approve(userId, { actor: 'operator:alice@ops.test' });
+    },
+    async holdMargin(trader: Trader) {
+      const at = new Date(server.manualClock.now());
+      do at.setUTCDate(at.getUTCDate() + 1);
+      while (at.getUTCDay() === 0 || at.getUTCDay() >= 5);
+      at.setUTCHours(12, 0, 0, 0);
+      server.manualClock.set(at);
+      await server.tick('EURUSD', '1.10000');
+      const opened = await server.submit(trader, {
+        type: 1,
+        cont: '0.5',
+        forex_id: server.instrumentId('EURUSD'),
+        status: 1,
+        multiple: 100,
+      });
+      if (opened.code !== 1) throw new Error(`the position did not open: ${opened.code} ${opened.msg}`);
+      const detail = await server.call<{ withdrawable: number }>('GET', ApiPath.forexDetail, { token: trader.token });
+      return detail.data.withdrawable;
     },
   };
   return Object.assign(server, extra);

@@ -242,25 +242,7 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
   it('never lets margin in use leave: at most the free margin, the same figure forexDetail shows', async () => {
     const trader = await server.trader({ balance: '1000' });
     const { methodId, currencyId } = await server.usableMethod(trader);
-    // Earlier cool-downs moved the clock on: trade at the next weekday noon, when every market is open.
-    const at = new Date(server.manualClock.now());
-    do at.setUTCDate(at.getUTCDate() + 1);
-    while (at.getUTCDay() === 0 || at.getUTCDay() >= 5);
-    at.setUTCHours(12, 0, 0, 0);
-    server.manualClock.set(at);
-    await server.tick('EURUSD', '1.10000');
-    const opened = await server.submit(trader, {
-      type: 1,
-      cont: '0.5',
-      forex_id: server.instrumentId('EURUSD'),
-      status: 1,
-      multiple: 100,
-    });
-    expect(opened.code).toBe(1);
-    const detail = await server.call<{ withdrawable: number; balance: number }>('GET', ApiPath.forexDetail, {
-      token: trader.token,
-    });
-    const withdrawable = detail.data.withdrawable;
+    const withdrawable = await server.holdMargin(trader);
     expect(withdrawable).toBeGreaterThan(0);
     expect(withdrawable).toBeLessThan(Number((await walletOf(server, trader.userId)).balance) - 500);
 

@@ -28,3 +28,19 @@ export const MONEY_SETTING_KEYS: readonly string[] = [
 /** The review queues: each item can be claimed by one operator at a time (advisory). */
 export const REVIEW_QUEUES = ['deposits', 'withdrawals', 'kyc'] as const;
 export type ReviewQueue = (typeof REVIEW_QUEUES)[number];
+
+/** 0 waiting for a second superadmin, 1 approved (applied), 2 rejected. */
+export const ChangeStatus = { waiting: 0, approved: 1, rejected: 2 } as const;
+
+/** A change that waits for a second superadmin (`GET /admin/api/changes`), as the server answers it and the back office shows it. */
+export interface PendingChangeView {
+  id: number;
+  /** 'settings', 'operator.add' or 'operator.role'. */
+  kind: string;
+  payload: Record<string, unknown>;
+  status: number;
+  maker: string;
+  checker: string | null;
+  created_at: string;
+  decided_at: string | null;
+}

@@ -1,3 +1,4 @@
+import type { PendingChangeView } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
@@ -9,22 +10,10 @@ import { PageHeader } from '../components/PageHeader';
 import { QueryError, errorMessage } from '../components/QueryError';
 import { useSession } from '../session';
 
-interface PendingChange {
-  id: number;
-  /** 'settings', 'operator.add' or 'operator.role'. */
-  kind: string;
-  payload: Record<string, unknown>;
-  status: number;
-  maker: string;
-  checker: string | null;
-  created_at: string;
-  decided_at: string | null;
-}
-
 const STATUS_COLOURS = ['processing', 'success', 'default'] as const;
 
 /** What the change would do, in words: the settings with their new values, the operator and role. */
-function Summary({ change }: { change: PendingChange }) {
+function Summary({ change }: { change: PendingChangeView }) {
   const { t } = useTranslation('changes');
   if (change.kind === 'settings') {
     const changes = (change.payload.changes ?? {}) as Record<string, string>;
@@ -62,7 +51,7 @@ export default function Changes() {
   const [enrolment, setEnrolment] = useState<OperatorEnrolmentView | null>(null);
   const list = useQuery({
     queryKey: ['changes', status],
-    queryFn: () => adminApi<PendingChange[]>('GET', '/changes', { query: { status } }),
+    queryFn: () => adminApi<PendingChangeView[]>('GET', '/changes', { query: { status } }),
   });
   const decide = useMutation({
     mutationFn: ({ id, action }: { id: number; action: 'approve' | 'reject' }) =>
@@ -94,7 +83,7 @@ export default function Changes() {
       {list.isError ? (
         <QueryError error={list.error} onRetry={() => void list.refetch()} />
       ) : (
-        <Table<PendingChange>
+        <Table<PendingChangeView>
           rowKey="id"
           dataSource={list.data ?? []}
           loading={list.isFetching}

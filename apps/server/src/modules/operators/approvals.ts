@@ -1,12 +1,10 @@
-import { conflict, forbidden, notFound, rejected } from '@pipwise/domain';
+import { ChangeStatus, conflict, forbidden, notFound, rejected, type PendingChangeView } from '@pipwise/domain';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Tx } from '../../db/client.js';
 import { operators, pendingChanges } from '../../db/schema.js';
 import type { AuditService } from '../audit/service.js';
 import type { FourEyes } from './four-eyes.js';
-
-export const ChangeStatus = { waiting: 0, approved: 1, rejected: 2 } as const;
 
 export type PendingChangeRow = typeof pendingChanges.$inferSelect;
 
@@ -25,17 +23,6 @@ export interface ChangeSigner {
 export interface ChangeKind {
   apply(tx: Tx, payload: Record<string, unknown>, change: PendingChangeRow, checker: ChangeSigner): Promise<unknown>;
   afterCommit?(payload: Record<string, unknown>): void;
-}
-
-export interface PendingChangeView {
-  id: number;
-  kind: string;
-  payload: Record<string, unknown>;
-  status: number;
-  maker: string;
-  checker: string | null;
-  created_at: string;
-  decided_at: string | null;
 }
 
 export const presentChange = (row: PendingChangeRow): PendingChangeView => ({
@@ -107,16 +94,7 @@ export class ApprovalsService {
       handler = this.kinds.get(change.kind);
       if (!handler) throw conflict('change_kind_unknown');
       const result = await handler.apply(tx, change.payload, change, checker);
-      const [row] = await tx
-        .update(pendingChanges)
-        .set({
-          status: ChangeStatus.approved,
-          checkerId: checker.id,
-          checkerEmail: checker.email,
-          decidedAt: this.deps.clock.now(),
-        })
-        .where(eq(pendingChanges.id, id))
-        .returning();
+      const row = await this.decide(tx, id, ChangeStatus.approved, checker);
       await this.deps.audit.record(
         {
           by: checker,
@@ -129,7 +107,7 @@ export class ApprovalsService {
         },
         tx,
       );
-      return { change: row!, result };
+      return { change: row, result };
     });
     handler?.afterCommit?.(outcome.change.payload);
     return outcome;
@@ -140,16 +118,7 @@ export class ApprovalsService {
     return this.deps.db.transaction(async (tx) => {
       await this.waiting(tx, id);
       await this.enabledSuperadmin(tx, checker.id);
-      const [row] = await tx
-        .update(pendingChanges)
-        .set({
-          status: ChangeStatus.rejected,
-          checkerId: checker.id,
-          checkerEmail: checker.email,
-          decidedAt: this.deps.clock.now(),
-        })
-        .where(eq(pendingChanges.id, id))
-        .returning();
+      const row = await this.decide(tx, id, ChangeStatus.rejected, checker);
       await this.deps.audit.record(
         {
           by: checker,
@@ -162,8 +131,18 @@ export class ApprovalsService {
         },
         tx,
       );
-      return row!;
+      return row;
     });
+  }
+
+  /** Records the decision on a change `waiting` holds. */
+  private async decide(tx: Tx, id: number, status: number, checker: ChangeSigner): Promise<PendingChangeRow> {
+    const [row] = await tx
+      .update(pendingChanges)
+      .set({ status, checkerId: checker.id, checkerEmail: checker.email, decidedAt: this.deps.clock.now() })
+      .where(eq(pendingChanges.id, id))
+      .returning();
+    return row!;
   }
 
   /** The change, held until the decision commits: of two decisions at once the second finds it decided. */

@@ -1,9 +1,9 @@
-import { invalid, OPERATOR_ROLES, withUnsafeCharactersReplaced } from '@pipwise/domain';
+import { ChangeStatus, invalid, OPERATOR_ROLES, withUnsafeCharactersReplaced } from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ok } from '../../http/envelope.js';
 import { allow, openToOperatorsLoggingIn, requireOperator } from '../../http/operator.js';
-import { ChangeStatus, presentChange, type ApprovalsService } from './approvals.js';
+import { presentChange, type ApprovalsService } from './approvals.js';
 import type { Captcha } from './module.js';
 import { OPERATOR_PASSWORD_MIN_LENGTH, type OperatorsService, type OperatorView } from './service.js';
 
