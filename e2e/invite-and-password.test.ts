@@ -148,7 +148,7 @@ describe('invite and password screens', () => {
       await page.getByText('The passwords do not match').waitFor();
 
       // The registration code went to this address moments ago: the server holds the next one for the rest
-      // of the minute (spec §4) and says how long; the user taps again after that.
+      // of the minute (docs/api.md) and says how long; the user taps again after that.
       const sendCode = page.getByRole('button', { name: 'Send code' });
       await sendCode.click();
       const wait = page.getByText(/^Please wait \d+ seconds? before requesting another code$/);

@@ -37,7 +37,7 @@ describe('a visitor browses the markets', () => {
     const inCategory = pairs.filter((pair) => pair.CategoryId === category.Id);
 
     const { context, page } = await phone(browser, 'en');
-    // The main site's search finds companies; a company's own site searches its pairs (spec §2 product).
+    // The main site's search finds companies; a company's own site searches its pairs (docs/api.md product).
     const company = await api<{ data: { id: number }[] }>('/api/company/search?name=Harbor');
     await context.addCookies([{ name: 'company_id', value: String(company.data[0]!.id), url: baseURL() }]);
     await open(page, '/');

@@ -222,7 +222,7 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
     expect(again.data.token).not.toBe(demo.data.token);
     expect((await server.send('GET', '/api/user/info', { token: again.data.token })).code).toBe(1);
 
-    // Demo accounts cannot change a password (spec §5/§6), in the user's language.
+    // Demo accounts cannot change a password (docs/api.md), in the user's language.
     const blocked = await server.send('POST', '/api/user/amend_password', {
       token: again.data.token,
       lang: 'tw',

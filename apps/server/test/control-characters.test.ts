@@ -2,7 +2,7 @@ import { ApiPath } from '@pipwise/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
 
-/** Every field name the client sends somewhere (spec §7), each given a value with a control character. */
+/** Every field name the client sends somewhere (docs/api.md), each given a value with a control character. */
 const FIELDS = [
   'account',
   'password',

@@ -176,7 +176,7 @@ describe.each(DB_KINDS)('trading input checks on %s', (kind) => {
     } finally {
       server.manualClock.set(MARKET_OPEN_AT);
     }
-    // The back office can leave a product without leverage options (spec §5); the service reads the live list.
+    // The back office can leave a product without leverage options (docs/api.md); the service reads the live list.
     const instrument = server.market.getInstrument(eurusd)!;
     const offered = [...instrument.leverages];
     instrument.leverages.splice(0);

@@ -1,18 +1,18 @@
 import { BALANCE_DECIMALS, Dec, dec, type Dec as DecType, type DecimalInput } from './money.js';
 
-/** Deposit record status (spec §4). */
+/** Deposit record status (docs/api.md). */
 export const DepositStatus = { unchecked: 0, finished: 1, rejected: 2, invalid: 3 } as const;
 export type DepositStatusValue = (typeof DepositStatus)[keyof typeof DepositStatus];
 
-/** Withdrawal record status (spec §4: unreviewed, completed, rejected, invalid). */
+/** Withdrawal record status (docs/api.md: unreviewed, completed, rejected, invalid). */
 export const WithdrawalStatus = { unreviewed: 0, completed: 1, rejected: 2, invalid: 3 } as const;
 export type WithdrawalStatusValue = (typeof WithdrawalStatus)[keyof typeof WithdrawalStatus];
 
-/** Deposit channels and payout methods: 1 digital coin, 2 bank (spec §7 `draw_symbol_list`). */
+/** Deposit channels and payout methods: 1 digital coin, 2 bank (docs/api.md `draw_symbol_list`). */
 export const CashierType = { coin: 1, bank: 2 } as const;
 export type CashierTypeValue = (typeof CashierType)[keyof typeof CashierType];
 
-/** Withdraw currency `fee_type`: 1 a fixed fee of `draw_rate`; anything else amount × `draw_rate` (spec §9). */
+/** Withdraw currency `fee_type`: 1 a fixed fee of `draw_rate`; anything else amount × `draw_rate` (docs/api.md). */
 export const FIXED_FEE_TYPE = 1;
 
 /** Amounts the cashier accepts carry at most this many decimals (balances are kept to 2). */
@@ -34,7 +34,7 @@ export interface WithdrawalQuote {
 }
 
 /**
- * The withdraw fee and estimated received amount of spec §9. The one formula the server charges and the
+ * The withdraw fee and estimated received amount of docs/api.md. The one formula the server charges and the
  * withdraw screen shows: fixed `draw_rate` when `fee_type` is 1, otherwise amount × `draw_rate`; the fee
  * is rounded half up to cents and never more than the amount; received rounds down (never promise more).
  */
@@ -66,7 +66,7 @@ export function withdrawRateOf(usdPerUnit: DecimalInput): DecType {
 }
 
 /**
- * What may leave the account (DESIGN §9): cash not reserved, and never margin in use, so the smaller of
+ * What may leave the account (docs/architecture.md): cash not reserved, and never margin in use, so the smaller of
  * balance − locked and free margin; never below 0, rounded down to cents.
  */
 export function withdrawableAmount(balance: DecimalInput, locked: DecimalInput, freeMargin: DecimalInput): DecType {

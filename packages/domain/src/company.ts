@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { intFromInput, optionalText, pageQuery, positiveIntId, requiredText, safeText } from './schemas/common.js';
 
-/** Company paths (spec §7); the search path is ours, the spec names none. */
+/** Company paths (docs/api.md); the search path is ours, the spec names none. */
 export const CompanyPath = {
   status: '/api/company/getCompanyStatus',
   company: '/api/company/getCompany',
@@ -10,7 +10,7 @@ export const CompanyPath = {
   adminSave: '/admin/api/companies',
 } as const;
 
-/** The cookie that remembers which company's site the browser entered (spec §9: kept 3 years). */
+/** The cookie that remembers which company's site the browser entered (docs/api.md: kept 3 years). */
 export const COMPANY_COOKIE = 'company_id';
 export const COMPANY_COOKIE_MAX_AGE_SECONDS = 3 * 365 * 24 * 60 * 60;
 
@@ -20,11 +20,11 @@ export const CompanyType = { main: 0, whiteLabel: 1 } as const;
 
 export const COMPANY_PAGE_SIZE = 20;
 
-/** isMain (spec §6): an open site of type main. */
+/** isMain (docs/api.md): an open site of type main. */
 export const isMainSite = (site: { status: number; type: number }) =>
   site.status !== CompanyStatus.closed && site.type === CompanyType.main;
 
-/** The public profile of a company (spec §3). */
+/** The public profile of a company (docs/api.md). */
 export interface CompanyView {
   id: number;
   name: string;

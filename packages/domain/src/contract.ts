@@ -1,4 +1,4 @@
-/** HTTP paths of the API, exactly as the client calls them (spec §7). */
+/** HTTP paths of the API, exactly as the client calls them (docs/api.md). */
 export const ApiPath = {
   userInfo: '/api/user/info',
   login: '/api/user/loginForU',
@@ -32,7 +32,7 @@ export const ApiPath = {
   resetDemo: '/v1/api/main/user/resetForexDemoAccount',
   newsList: '/api/news/list',
   newsInfo: '/api/news/info',
-  /** Announcements (spec §2 announcement; paths ours, the spec names none). */
+  /** Announcements (docs/api.md announcement; paths ours, the spec names none). */
   noticeList: '/api/notice/list',
   noticeInfo: '/api/notice/info',
   noticeUnreadCount: '/api/notice/unread_count',
@@ -78,12 +78,12 @@ export const SocketTopic = {
 
 export const klineTopic = (code: string) => `${SocketTopic.klinePrefix}${code}`;
 
-/** Socket timings shared by client and server (spec §4, §9). */
+/** Socket timings shared by client and server (docs/api.md). */
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 export const SOCKET_CONNECT_TIMEOUT_MS = 5_000;
 export const MAX_MISSED_PONGS = 2;
 
-/** Verification code rules (spec §4). */
+/** Verification code rules (docs/api.md). */
 export const CODE_RESEND_SECONDS = 60;
 export const CODE_TTL_SECONDS = 600;
 export const CODE_MAX_ATTEMPTS = 5;

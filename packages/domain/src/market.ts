@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalText, positiveIntId } from './schemas/common.js';
 
-/** Chart periods (spec §9) with their length in seconds; every length divides a day, so bars align to UTC. */
+/** Chart periods (docs/api.md) with their length in seconds; every length divides a day, so bars align to UTC. */
 export const KLINE_PERIODS = ['1min', '5min', '15min', '30min', '60min', '1day'] as const;
 export type KlinePeriod = (typeof KLINE_PERIODS)[number];
 
@@ -111,7 +111,7 @@ export type TAbbreviatedKlineQuery = z.infer<typeof ZAbbreviatedKlineQuery>;
 /** Points in a sparkline series. */
 export const SPARKLINE_POINTS = 96;
 
-// ── API views (spec §3) ─────────────────────────────────────────────────────────────────────────────
+// ── API views (docs/api.md) ─────────────────────────────────────────────────────────────────────────────
 
 export interface KlinePointView {
   /** Open time, seconds since the epoch (UTC). */

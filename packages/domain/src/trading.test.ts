@@ -31,7 +31,7 @@ const decimalText = (max: number, scale: number) =>
   );
 const side = fc.constantFrom(OrderSide.buy, OrderSide.sell);
 
-describe('margin (spec §9)', () => {
+describe('margin (docs/api.md)', () => {
   it('is lots × contract size in fixed mode, whatever the price and leverage', () => {
     expect(
       margin({ lots: '0.5', contractSize: '1000', marginMode: 1, price: '1.2345', leverage: 100, usdRate: 7 }).toFixed(),
@@ -352,7 +352,7 @@ describe('prices and pending fills', () => {
   });
 });
 
-describe('withdrawal fee (spec §9)', () => {
+describe('withdrawal fee (docs/api.md)', () => {
   it('fixed when fee_type is 1, otherwise amount × rate', () => {
     expect(withdrawFee('100', { feeType: 1, rate: '2.5' }).toFixed()).toBe('2.5');
     expect(withdrawFee('100', { feeType: 2, rate: '0.015' }).toFixed()).toBe('1.5');

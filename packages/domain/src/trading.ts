@@ -1,7 +1,7 @@
 import { Dec, dec, roundBalance, roundProfit, type DecimalInput } from './money.js';
 
 /**
- * Trading math of the B-book model (docs/architecture.md, spec §9). Pure functions on Decimal: the server charges
+ * Trading math of the B-book model (docs/architecture.md, docs/api.md). Pure functions on Decimal: the server charges
  * and the order form estimates with the same code. Nothing here rounds; callers round where a value
  * leaves (balances 2, profits/margins 6, prices per instrument) — except `orderCharges`, the amounts an
  * order is charged, and `withdrawReceived`, whose spec formula itself says "to 2 decimals".
@@ -10,7 +10,7 @@ import { Dec, dec, roundBalance, roundProfit, type DecimalInput } from './money.
 export const OrderSide = { buy: 1, sell: 2 } as const;
 export type OrderSideValue = (typeof OrderSide)[keyof typeof OrderSide];
 
-/** Order status (spec §4): 0 pending, 1 holding, 3 history (closed or cancelled). */
+/** Order status (docs/api.md): 0 pending, 1 holding, 3 history (closed or cancelled). */
 export const OrderStatus = { pending: 0, holding: 1, history: 3 } as const;
 export type OrderStatusValue = (typeof OrderStatus)[keyof typeof OrderStatus];
 
@@ -266,11 +266,11 @@ export function stopReached(
   return null;
 }
 
-/** Withdrawal fee (spec §9): the fixed amount when fee_type is 1, otherwise amount × rate. */
+/** Withdrawal fee (docs/api.md): the fixed amount when fee_type is 1, otherwise amount × rate. */
 export const withdrawFee = (amount: DecimalInput, currency: { feeType: number; rate: DecimalInput }): Dec =>
   currency.feeType === WITHDRAW_FEE_FIXED ? dec(currency.rate) : dec(amount).times(currency.rate);
 
-/** Estimated amount received (spec §9): (amount − fee) × usd_price, to 2 decimals (half-up), never below 0. */
+/** Estimated amount received (docs/api.md): (amount − fee) × usd_price, to 2 decimals (half-up), never below 0. */
 export function withdrawReceived(amount: DecimalInput, fee: DecimalInput, usdPrice: DecimalInput): Dec {
   const received = roundBalance(dec(amount).minus(fee).times(usdPrice));
   return received.isNegative() ? new Dec(0) : received;

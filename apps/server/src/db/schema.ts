@@ -606,7 +606,7 @@ export const feedback = pgTable(
 );
 
 /**
- * Companies of the white-label site (spec §3 company): the main site lists them; a company's own site
+ * Companies of the white-label site (docs/api.md company): the main site lists them; a company's own site
  * shows its name and logo. `status` 0 sends visitors to `loss_url`; type 0 with a non-zero status is main.
  */
 export const companies = pgTable(

@@ -13,21 +13,21 @@ export const DEFAULT_SETTINGS = {
   /** 1 shows the phone option on the registration form. */
   is_show_mobile: '1',
   service_link: '',
-  /** 1 in-app chat, 2 copy dialog, 3 external navigation (spec §6). */
+  /** 1 in-app chat, 2 copy dialog, 3 external navigation (docs/api.md). */
   service_link_type: '1',
-  /** 1: fee = lots × fee rate; otherwise fee = margin × fee rate (spec §9). */
+  /** 1: fee = lots × fee rate; otherwise fee = margin × fee rate (docs/api.md). */
   trade_fee_type: '2',
   demo_start_balance: '100000',
   /** Margin level (equity ÷ used margin, %) at or below which positions are stopped out. */
   stop_out_level: '50',
   complaint_email: 'complaints@pipwise.local',
-  /** 1: withdrawals only after real-name verification (DESIGN §9). */
+  /** 1: withdrawals only after real-name verification (docs/architecture.md). */
   withdraw_requires_kyc: '1',
   /** Hours a newly bound payout method waits before it can receive a withdrawal. */
   payout_method_cooldown_hours: '24',
   /** Days an unchecked deposit waits before it turns invalid. */
   deposit_expiry_days: '7',
-  /** ISO 3166 codes of the countries the service is not provided to (spec §1 policy notice). */
+  /** ISO 3166 codes of the countries the service is not provided to (docs/api.md policy notice). */
   restricted_countries: 'KP,IL,CN,VU,CU',
   /** USD amount above which a withdrawal needs two operators' approvals (four-eyes). */
   withdraw_four_eyes_above: '10000',

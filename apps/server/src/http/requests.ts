@@ -32,7 +32,7 @@ export const idempotencyKeyOf = (request: FastifyRequest): string | undefined =>
   return header === undefined ? undefined : parse(ZIdempotencyKey, Array.isArray(header) ? header[0] : header);
 };
 
-/** The logged-in user of a real account: demo accounts have no cashier or identity (spec §5, §6). */
+/** The logged-in user of a real account: demo accounts have no cashier or identity (docs/api.md). */
 export function requireRealUser(request: FastifyRequest): Principal {
   const principal = requireUser(request);
   if (principal.isDemo) throw forbidden('demo_not_allowed');

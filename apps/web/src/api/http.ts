@@ -31,16 +31,16 @@ export type Query = Record<string, string | number | boolean | null | undefined>
 export interface RequestOptions {
   query?: Query;
   body?: Record<string, unknown> | FormData;
-  /** Send the body as application/x-www-form-urlencoded (spec §7 marks some calls as form). */
+  /** Send the body as application/x-www-form-urlencoded (docs/api.md marks some calls as form). */
   form?: boolean;
   /**
-   * No toast on failure (spec §8: the user info call), or not yet: an order call is resent after a lost
+   * No toast on failure (docs/api.md: the user info call), or not yet: an order call is resent after a lost
    * answer, and the user is told only how it ended (toastFailure).
    */
   silent?: boolean;
-  /** A call made while the app starts: a 999 does not redirect to /login (spec §4). */
+  /** A call made while the app starts: a 999 does not redirect to /login (docs/api.md). */
   initial?: boolean;
-  /** Show the blocking spinner until the answer arrives (spec §8: no timeout). */
+  /** Show the blocking spinner until the answer arrives (docs/api.md: no timeout). */
   loading?: boolean;
   signal?: AbortSignal;
   /**
@@ -106,7 +106,7 @@ function encodeBody(body: RequestOptions['body'], form: boolean | undefined): { 
 }
 
 /**
- * One request through the envelope (spec §7–§8): `lang` and `authorization` on every call, `timestamp`
+ * One request through the envelope (docs/api.md): `lang` and `authorization` on every call, `timestamp`
  * on GET and DELETE, payload in the query for GET/DELETE and in the body otherwise; `data` unwrapped.
  */
 export async function request<T>(
@@ -148,7 +148,7 @@ async function send<T>(api: ApiEnvironment, url: string, init: RequestInit, path
   try {
     response = await api.fetch(url, init);
   } catch (error) {
-    // A cancelled request is nobody's error (spec §8).
+    // A cancelled request is nobody's error (docs/api.md).
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     console.error('request failed', path, error);
     const message = api.networkErrorMessage(NETWORK_ERROR);

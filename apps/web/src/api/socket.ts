@@ -24,7 +24,7 @@ export interface LiveSocketOptions {
 type Handler = (data: unknown) => void;
 
 /**
- * The live connection (spec §4, §9): logs in once per token, pings every 5 s and reconnects after more
+ * The live connection (docs/api.md): logs in once per token, pings every 5 s and reconnects after more
  * than 2 unanswered pings, gives up a connection attempt after 5 s, backs off between attempts, and
  * re-sends the login and every subscription after a reconnect. Topics are reference-counted so two
  * screens showing the same topic share one subscription.
@@ -94,7 +94,7 @@ export class LiveSocket {
     this.sendLogin();
   }
 
-  /** Spec §4: logout sends the socket logout message. */
+  /** docs/api.md: logout sends the socket logout message. */
   logout() {
     if (this.loggedInWith) this.send({ type: 'logout' });
     this.token = null;

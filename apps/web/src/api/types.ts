@@ -1,5 +1,5 @@
 /**
- * Payload shapes the web app reads (spec §3). They are the domain's views, the same types the
+ * Payload shapes the web app reads (docs/api.md). They are the domain's views, the same types the
  * server's presenters return, so the app cannot expect a field the server does not send. Aliased to
  * the names the app's code uses.
  */

@@ -7,8 +7,8 @@ import { loginPath, Paths } from './paths';
 
 /**
  * The frame of the screens that move money or identity (wallet, deposit, withdraw, auth, invite,
- * password): signed out, to the login screen with the way back; on a demo account, the spec's blocked
- * message (§5) with the ways to a real account. The server refuses demos too; this only says so first.
+ * password): signed out, to the login screen with the way back; on a demo account, the blocked
+ * message (docs/api.md) with the ways to a real account. The server refuses demos too; this only says so first.
  */
 export function RealAccountOnly() {
   const { t } = useTranslation();

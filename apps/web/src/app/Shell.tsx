@@ -14,7 +14,7 @@ import { TABS } from './tabs';
 
 /**
  * The frame of every route: the live socket (and the signed-in user's order events), the tab screens kept alive (scroll, chosen tab and loaded
- * pages survive leaving and coming back, spec §2) and the footer tab bar. Other routes render through
+ * pages survive leaving and coming back, docs/api.md) and the footer tab bar. Other routes render through
  * the outlet.
  */
 export function Shell() {

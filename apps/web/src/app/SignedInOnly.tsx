@@ -4,7 +4,7 @@ import { loginPath } from './paths';
 
 /**
  * The frame of the screens any signed-in user may open, demo accounts included (the account history):
- * signed out, to the login screen with the way back (spec §2).
+ * signed out, to the login screen with the way back (docs/api.md).
  */
 export function SignedInOnly() {
   const location = useLocation();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isDesktopUserAgent } from './desktop';
 
-describe('desktop by user agent (spec §9)', () => {
+describe('desktop by user agent (docs/api.md)', () => {
   it('takes Windows, Mac and Linux browsers for desktops', () => {
     for (const agent of [
       'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',

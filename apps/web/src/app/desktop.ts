@@ -1,5 +1,5 @@
 /**
- * Phones and tablets by their user agent (spec §9): iOS and Android devices, iPads that report
+ * Phones and tablets by their user agent (docs/api.md): iOS and Android devices, iPads that report
  * themselves as iPads, and the other mobile browsers that still say so. Anything else is a desktop.
  */
 const PHONE_OR_TABLET =

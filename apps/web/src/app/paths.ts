@@ -1,4 +1,4 @@
-/** Route paths of the screens (spec §2). */
+/** Route paths of the screens (docs/api.md). */
 export const Paths = {
   home: '/',
   trade: '/trade',
@@ -31,13 +31,13 @@ export const Paths = {
   feedback: '/feedback',
 } as const;
 
-/** `/news/detail?id=7` (spec §2). */
+/** `/news/detail?id=7` (docs/api.md). */
 export const newsDetailPath = (id: number) => `${Paths.newsDetail}?id=${id}`;
 
 /** One announcement: `/mine/announcement?id=7` (the list is the same path without id). */
 export const announcementPath = (id: number) => `${Paths.announcement}?id=${id}`;
 
-/** `/mine/withdraw-way?type=1` (coin address) or `type=2` (bank account) (spec §2). */
+/** `/mine/withdraw-way?type=1` (coin address) or `type=2` (bank account) (docs/api.md). */
 export const withdrawWayPath = (type: number) => `${Paths.withdrawWay}?type=${type}`;
 
 /** The deposit records, of one type (1 coin, 2 bank wire) or all. */

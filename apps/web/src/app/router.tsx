@@ -34,7 +34,7 @@ const PasswordPage = lazy(() => import('../features/password/PasswordPage'));
 const ComplaintEmailPage = lazy(() => import('../features/complaint/ComplaintEmailPage'));
 const AnnouncementPage = lazy(() => import('../features/notices/AnnouncementPage'));
 
-/** Hash routes (spec §2). Tab screens are drawn by the shell itself so they stay alive. */
+/** Hash routes (docs/api.md). Tab screens are drawn by the shell itself so they stay alive. */
 export const router = createHashRouter([
   {
     element: <Shell />,
@@ -48,7 +48,7 @@ export const router = createHashRouter([
       { path: Paths.newsDetail, element: <NewsDetailPage /> },
       { path: Paths.feedback, element: <FeedbackPage /> },
       {
-        // Screens that move money or identity: a real account's only (spec §5, §6).
+        // Screens that move money or identity: a real account's only (docs/api.md).
         element: <RealAccountOnly />,
         children: [
           { path: Paths.auth, element: <IdentityPage /> },

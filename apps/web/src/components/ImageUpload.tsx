@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, apiUrl, http } from '../api/http';
 import './ImageUpload.css';
 
-/** What the server decodes (DESIGN §10); `.heic` too, since some browsers give HEIC files no type. */
+/** What the server decodes (docs/architecture.md); `.heic` too, since some browsers give HEIC files no type. */
 export const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/heic,.heic';
 
 /** One image uploaded as multipart `file`; the server answers its id and a signed, short-lived URL. */
@@ -26,7 +26,7 @@ type Pending = { preview: string; controller: AbortController };
 
 /**
  * Picks one image and uploads it at once. The preview comes from the URL the server answered, so what the
- * user sees is what was stored. A failed upload clears the choice (spec §8) and says why; the client has
+ * user sees is what was stored. A failed upload clears the choice (docs/api.md) and says why; the client has
  * already toasted the server's message, and it stays under the control until the next pick.
  */
 export function ImageUpload({ value, onChange, label, disabled }: ImageUploadProps) {

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState, ErrorState, ListSkeleton } from './states';
 
-/** Spec §4: pull-to-refresh closes after 500 ms. */
+/** docs/api.md: pull-to-refresh closes after 500 ms. */
 const REFRESH_CLOSE_MS = 500;
 
 /** What a paged list needs of its infinite query. */
@@ -28,7 +28,7 @@ interface PagedListProps<T> {
 }
 
 /**
- * A list that loads page after page as it is scrolled and refreshes when pulled (spec §2, §4): the
+ * A list that loads page after page as it is scrolled and refreshes when pulled (docs/api.md): the
  * skeleton while the first page loads, the error state only when nothing is shown yet, the empty state,
  * and "no more" at the end.
  */

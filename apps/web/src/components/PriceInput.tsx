@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { localizeFigure, plainFigure } from '../i18n/format';
 
 /**
- * A price typed on a phone (spec §5: stop-loss and take-profit minimum 0), in the reader's own decimal
+ * A price typed on a phone (docs/api.md: stop-loss and take-profit minimum 0), in the reader's own decimal
  * separator: a text field with the decimal keypad, since a number field reads a comma by the browser's
  * locale, not the app's, and can turn "1,085" into 1085. The form holds the plain figure ("1.085").
  */

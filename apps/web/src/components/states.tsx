@@ -1,7 +1,7 @@
 import { Button, Skeleton } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 
-/** Lists load behind 10 skeleton rows (spec §9). */
+/** Lists load behind 10 skeleton rows (docs/api.md). */
 export function ListSkeleton({ rows = 10 }: { rows?: number }) {
   const { t } = useTranslation();
   return (

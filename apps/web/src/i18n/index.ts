@@ -9,7 +9,7 @@ const loaders = import.meta.glob<Messages>('./locales/*.json', { import: 'defaul
 
 const STORAGE_KEY = 'pipwise.lang';
 
-/** A saved choice wins; otherwise the browser's language when it is one of ours, else hk (spec §1). */
+/** A saved choice wins; otherwise the browser's language when it is one of ours, else hk (docs/api.md). */
 export function initialLanguage(): Language {
   const saved = localStorage.getItem(STORAGE_KEY);
   if (saved) return resolveLanguage(saved);

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
 interface TradePrefs {
-  /** The pair shown on the trade screen (spec §9: current pair in session storage). */
+  /** The pair shown on the trade screen (docs/api.md: current pair in session storage). */
   pairId: number | null;
   setPairId: (id: number) => void;
 }
@@ -15,7 +15,7 @@ export const useTradePrefs = create<TradePrefs>()(
 );
 
 interface ViewPrefs {
-  /** The user card hides the balance until asked (spec §2). */
+  /** The user card hides the balance until asked (docs/api.md). */
   balanceVisible: boolean;
   toggleBalance: () => void;
 }

@@ -19,7 +19,7 @@ interface SessionState {
   signOut: () => void;
 }
 
-/** The signed-in user survives reloads (spec §9: user state in local storage). */
+/** The signed-in user survives reloads (docs/api.md: user state in local storage). */
 export const useSession = create<SessionState>()(
   persist(
     (set) => ({

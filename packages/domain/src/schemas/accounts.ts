@@ -27,7 +27,7 @@ export const AccountType = { email: 1, phone: 2 } as const;
 export const VerifyRegType = { email: 1, phone: 2, either: 3 } as const;
 
 /**
- * spec §7: account, password, login_type. `login_type` is ignored (the account's shape tells email from
+ * docs/api.md: account, password, login_type. `login_type` is ignored (the account's shape tells email from
  * phone), so it is not read at all, whatever its type. `key` and `captcha` (as for send_email) are needed
  * only once an account has had several wrong passwords: the answer `captcha_required` asks for them.
  */
@@ -76,7 +76,7 @@ export type TSendCodeRequest = z.infer<typeof ZSendCodeRequest>;
 
 /**
  * `type` picks where the code was sent: 1 the user's email, 2 their phone; default the email when they have
- * one. `re_password`, the confirmation, is optional (spec §7 lists three fields) but must match when sent.
+ * one. `re_password`, the confirmation, is optional (docs/api.md lists three fields) but must match when sent.
  */
 export const ZAmendPasswordRequest = z
   .object({
@@ -174,7 +174,7 @@ export const ZComplaintEmailSetting = safeText()
   .max(254)
   .refine((value) => value === '' || z.email().safeParse(value).success);
 
-/** The user as the client sees it (spec §3). `area_code` is the dialling code (e.g. "+852"), "" without a phone. */
+/** The user as the client sees it (docs/api.md). `area_code` is the dialling code (e.g. "+852"), "" without a phone. */
 export interface UserView {
   id: number;
   uid: number;
@@ -210,7 +210,7 @@ export interface BasicInfoView {
   trade_fee_type: number;
   is_show_mobile: number;
   complaint_email: string;
-  /** ISO 3166 codes, comma-separated, of the countries the service is not provided to (spec §1 policy notice). */
+  /** ISO 3166 codes, comma-separated, of the countries the service is not provided to (docs/api.md policy notice). */
   restricted_countries: string;
 }
 

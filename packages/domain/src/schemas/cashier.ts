@@ -27,7 +27,7 @@ export const uploadRef = (requiredKey: string, invalidKey = 'upload_invalid') =>
   });
 export const ZUploadRef = uploadRef('proof_required');
 
-/** POST /api/quickCharge/submit: a coin deposit (spec §7). `number` is the amount sent. */
+/** POST /api/quickCharge/submit: a coin deposit (docs/api.md). `number` is the amount sent. */
 export const ZCoinDepositRequest = z.object({
   number: ZCashierAmount,
   proofImg: ZUploadRef,

@@ -17,7 +17,7 @@ export type TNewsListQuery = z.infer<typeof ZNewsListQuery>;
 export const ZNewsInfoQuery = z.object({ id: positiveIntId('news_id_invalid') });
 export type TNewsInfoQuery = z.infer<typeof ZNewsInfoQuery>;
 
-/** A news article in a list (spec §3). */
+/** A news article in a list (docs/api.md). */
 export interface NewsItemView {
   id: number;
   /** The article's language (one of ours): a reader may be shown English when theirs has none. */

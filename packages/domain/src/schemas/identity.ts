@@ -3,7 +3,7 @@ import { uploadRef } from './cashier.js';
 import { inputOrDefault, intFromInput, pageQuery, positiveIntId, requiredText, safeText } from './common.js';
 import { decisionRequest } from './decisions.js';
 
-/** Real-name review_status (spec §4): 0 not submitted or sent back, 1 under review, 2 verified. */
+/** Real-name review_status (docs/api.md): 0 not submitted or sent back, 1 under review, 2 verified. */
 export const RealNameStatus = { none: 0, underReview: 1, verified: 2 } as const;
 export type RealNameStatusValue = (typeof RealNameStatus)[keyof typeof RealNameStatus];
 

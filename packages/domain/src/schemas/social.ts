@@ -1,5 +1,5 @@
 /**
- * One trader of the leaderboard (spec §3). Rates and the win share are percent points; "three week"
+ * One trader of the leaderboard (docs/api.md). Rates and the win share are percent points; "three week"
  * figures cover positions closed in the last 21 days, "total" ones every position ever closed.
  */
 export interface LeaderboardEntryView {

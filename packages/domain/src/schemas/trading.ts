@@ -22,7 +22,7 @@ const side = intFromInput('side_invalid').pipe(z.union([z.literal(1), z.literal(
 
 export const ZLots = positiveDecimal('lots_invalid', LOTS_DECIMALS, MAX_LOTS_INPUT);
 
-/** POST /v1/api/forex/submit (spec §7). type 1 buy / 2 sell; status 1 market / 0 pending; multiple = leverage. */
+/** POST /v1/api/forex/submit (docs/api.md). type 1 buy / 2 sell; status 1 market / 0 pending; multiple = leverage. */
 export const ZSubmitOrderRequest = z
   .object({
     type: side,
@@ -78,7 +78,7 @@ export const ZIdempotencyKey = z
   .string({ error: 'idempotency_key_invalid' })
   .regex(/^[\w.:-]{1,128}$/, { error: 'idempotency_key_invalid' });
 
-/** The order as the client reads it (spec §3). */
+/** The order as the client reads it (docs/api.md). */
 export interface OrderView {
   Id: number;
   /** 1 buy, 2 sell. */

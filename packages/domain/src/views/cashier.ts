@@ -1,6 +1,6 @@
 import type { CashierTypeValue, DepositStatusValue, WithdrawalStatusValue, WithdrawRateSource } from '../cashier.js';
 
-// What the cashier routes answer (spec §3 field names; amounts as JSON numbers rounded to cents,
+// What the cashier routes answer (docs/api.md field names; amounts as JSON numbers rounded to cents,
 // rates and prices as decimal text so the withdraw screen computes with what the server charges).
 
 /** `image_upload`: the id to send back, and a signed URL that shows the image for a few minutes. */

@@ -1,6 +1,6 @@
 import type { OrderView } from '../schemas/trading.js';
 
-// The shapes the trading and wallet routes answer with (spec §3). The server's presenters are typed
+// The shapes the trading and wallet routes answer with (docs/api.md). The server's presenters are typed
 // with them and the web reads them, so a field that drifts is a compile error on the server.
 
 /** `forexDetail`: the account's figures in the spec's words. */

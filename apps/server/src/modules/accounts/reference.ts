@@ -124,7 +124,7 @@ export class ReferenceService {
   }
 
   /**
-   * The policy notice (spec §1) as a refusal when any of `countries` (a phone's area and the country its
+   * The policy notice (docs/api.md) as a refusal when any of `countries` (a phone's area and the country its
    * number belongs to) is one the service is not provided to, naming them all in the request's language.
    */
   async refuseRestricted(countries: string[], lang: Language): Promise<void> {

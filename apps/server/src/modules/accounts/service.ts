@@ -631,7 +631,7 @@ export class AccountsService {
     return { user, target };
   }
 
-  /** The invite link's code and how many registered with it; real accounts only (spec §5). */
+  /** The invite link's code and how many registered with it; real accounts only (docs/api.md). */
   async inviteInfo(principal: Principal): Promise<InviteInfoView> {
     if (principal.isDemo) throw forbidden('demo_not_allowed');
     const { invite_code, invited_count } = await this.view(principal.userId);

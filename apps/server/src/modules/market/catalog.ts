@@ -256,7 +256,7 @@ function crypto(
 }
 
 /**
- * Oil uses fixed margin (MarginMode 1): its margin per lot is lots × contract size (spec §9), and with
+ * Oil uses fixed margin (MarginMode 1): its margin per lot is lots × contract size (docs/api.md), and with
  * 1,000 barrels a lot at about 60 USD that is roughly 1:60 — the only kind of instrument where the
  * spec's fixed-margin formula gives a sensible figure, because margin and P&L share the contract size.
  */

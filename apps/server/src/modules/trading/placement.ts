@@ -99,7 +99,7 @@ const MAX_ORDERS_PER_TRANSACTION = 100;
 const OPTIMISTIC_TRIES = 3;
 
 /**
- * Placing orders (spec §5 rules): optimistic and grouped. Orders that arrive together share one
+ * Placing orders (docs/api.md rules): optimistic and grouped. Orders that arrive together share one
  * statement (group commit); each is still checked against its account as if it were alone after the
  * ones before it.
  */
@@ -154,7 +154,7 @@ export class OrderPlacement {
   }
 
   /**
-   * Opens a market position or places a pending order (spec §5 rules; the model in docs/architecture.md). Orders that
+   * Opens a market position or places a pending order (docs/api.md rules; the model in docs/architecture.md). Orders that
    * arrive together share one transaction (group commit); each is still checked against its account
    * as if it were alone after the ones before it.
    */

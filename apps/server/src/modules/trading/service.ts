@@ -58,7 +58,7 @@ export class TradingService {
     return exposureOf(this.core.deps.market, [bookOf(order)]).floating;
   }
 
-  /** Account figures (spec §3) at the current quotes. */
+  /** Account figures (docs/api.md) at the current quotes. */
   async figures(userId: number, tx: Executor = this.core.db): Promise<AccountFigures> {
     const wallet = await this.core.deps.wallet.get(userId, tx);
     return this.core.figuresFrom(wallet.balance, wallet.lockBalance, await this.core.exposure(tx, userId));

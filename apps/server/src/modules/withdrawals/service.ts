@@ -116,7 +116,7 @@ export interface DecisionOutcome {
 }
 
 /**
- * Payout methods and withdrawals (DESIGN §9). The requested amount moves into lock_balance in the same
+ * Payout methods and withdrawals (docs/architecture.md). The requested amount moves into lock_balance in the same
  * transaction as the record, under the wallet's row lock, so concurrent requests cannot together take
  * more than may leave. Every later transition is one conditional UPDATE from status 0: of any number of
  * concurrent approvals, rejections and cancels exactly one changes the record, and only it moves money.

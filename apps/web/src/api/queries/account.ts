@@ -15,7 +15,7 @@ export const accountKeys = {
   live: () => [...accountKeys.all, 'live'] as const,
 };
 
-/** Refreshes the signed-in user; silent and "initial" so a stale token just signs out quietly (spec §8). */
+/** Refreshes the signed-in user; silent and "initial" so a stale token just signs out quietly (docs/api.md). */
 export function useUserInfoQuery() {
   const token = useSession((state) => state.token);
   return useQuery({

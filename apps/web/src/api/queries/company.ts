@@ -11,7 +11,7 @@ export const companyKeys = {
 };
 
 /**
- * The site's status (spec §6): read when the app starts; a closed site sends the browser away. Silent:
+ * The site's status (docs/api.md): read when the app starts; a closed site sends the browser away. Silent:
  * the app still works as the main site when the call fails.
  */
 export function useCompanyStatusQuery() {

@@ -14,7 +14,7 @@ export const marketKeys = {
   sparklines: () => [...marketKeys.all, 'sparklines'] as const,
 };
 
-/** Chart periods of the period bar and their API names (spec §9). */
+/** Chart periods of the period bar and their API names (docs/api.md). */
 export const PERIODS = [
   { label: '1M', value: '1min' },
   { label: '5M', value: '5min' },
@@ -32,7 +32,7 @@ export function forgetCachedTradeList() {
   sessionStorage.removeItem(TRADE_LIST_CACHE);
 }
 
-/** The last trade list is kept in session storage (spec §9) so a reload paints prices at once. */
+/** The last trade list is kept in session storage (docs/api.md) so a reload paints prices at once. */
 function cachedTradeList(): TradePair[] | undefined {
   try {
     const saved = sessionStorage.getItem(TRADE_LIST_CACHE);

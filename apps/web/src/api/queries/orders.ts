@@ -6,7 +6,7 @@ import type { Order, OrderPage } from '../types';
 import { accountKeys } from './account';
 import { STALE_SHORT } from './staleTimes';
 
-/** Order status (spec §4): 1 holding, 0 pending, 3 history. */
+/** Order status (docs/api.md): 1 holding, 0 pending, 3 history. */
 export const OrderStatus = { holding: 1, pending: 0, history: 3 } as const;
 export type OrderStatusValue = (typeof OrderStatus)[keyof typeof OrderStatus];
 

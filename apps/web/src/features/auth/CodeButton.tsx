@@ -3,7 +3,7 @@ import { Button } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** "Send code", then a 60-second countdown before another can be asked for (spec §4). */
+/** "Send code", then a 60-second countdown before another can be asked for (docs/api.md). */
 export function CodeButton({ onSend }: { onSend: () => Promise<unknown> }) {
   const { t } = useTranslation();
   const [left, setLeft] = useState(0);

@@ -1,7 +1,7 @@
 import { AccountType, VerifyRegType } from '@pipwise/domain';
 import { useBasicInfoQuery } from '../../api/queries/auth';
 
-/** Which kinds of account the settings offer (spec §5: verify_reg_type and is_show_mobile). */
+/** Which kinds of account the settings offer (docs/api.md: verify_reg_type and is_show_mobile). */
 export function useAccountKinds() {
   const info = useBasicInfoQuery();
   const regType = info.data?.verify_reg_type ?? VerifyRegType.email;

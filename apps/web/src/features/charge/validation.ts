@@ -9,7 +9,7 @@ const FIELDS = { number: 'amount', proofImg: 'proof', charge_id: 'channel', wire
 
 /**
  * A deposit form's problems, keyed by field: the domain schema the server parses with, then the chosen
- * channel's limits, which the server checks too. An empty amount says "required" (spec §5), not "invalid".
+ * channel's limits, which the server checks too. An empty amount says "required" (docs/api.md), not "invalid".
  */
 export function depositErrors(
   schema: FormSchema,

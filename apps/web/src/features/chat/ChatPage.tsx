@@ -87,7 +87,7 @@ function ChatFrame({ url }: { url: URL }) {
   );
 }
 
-/** Customer service in the app (spec §2 chat): the operators' service link in a frame. */
+/** Customer service in the app (docs/api.md chat): the operators' service link in a frame. */
 export default function ChatPage() {
   const { t } = useTranslation();
   const info = useBasicInfoQuery();

@@ -6,7 +6,7 @@ import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { enterCompany } from './site';
 import './company.css';
 
-/** The main site's search (spec §2 product): companies by name; tapping one enters its site. */
+/** The main site's search (docs/api.md product): companies by name; tapping one enters its site. */
 export function CompanySearch({ name }: { name: string }) {
   const { t } = useTranslation();
   const companies = useCompanySearchQuery(name, true);

@@ -6,8 +6,7 @@ import { renewCompanyCookie, safeLossUrl } from './site';
 import './company.css';
 
 /**
- * The company side of the app frame: a closed site (status 0) sends the browser to its loss_url (spec
- * §6), and the page title carries the company's name. Renders only when the site is closed with nowhere
+ * The company side of the app frame: a closed site (status 0) sends the browser to its loss_url (docs/api.md), and the page title carries the company's name. Renders only when the site is closed with nowhere
  * to send the browser.
  */
 export function CompanySite() {

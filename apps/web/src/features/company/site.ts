@@ -5,7 +5,7 @@ const writeCompanyCookie = (id: string) => {
 };
 
 /**
- * Enters a company's site (spec §9): its id is kept in a cookie for 3 years, which the server reads to
+ * Enters a company's site (docs/api.md): its id is kept in a cookie for 3 years, which the server reads to
  * answer the company, its status and the manifest. Reloading at / shows the app under the new brand.
  */
 export function enterCompany(id: number) {

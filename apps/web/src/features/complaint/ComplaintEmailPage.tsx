@@ -5,7 +5,7 @@ import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { CopyText } from '../charge/CopyText';
 
-/** The complaint e-mail address (spec §2 email), from getBasicInfo's complaint_email. */
+/** The complaint e-mail address (docs/api.md email), from getBasicInfo's complaint_email. */
 export default function ComplaintEmailPage() {
   const { t } = useTranslation();
   const info = useBasicInfoQuery();

@@ -18,7 +18,7 @@ import { useSession } from '../../stores/session';
 import { Field } from '../auth/fields';
 import '../system/system.css';
 
-/** Feedback from anyone (spec §2 feedback): what it is about, the text, a way to answer and, for real accounts, an image. */
+/** Feedback from anyone (docs/api.md feedback): what it is about, the text, a way to answer and, for real accounts, an image. */
 export default function FeedbackPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -22,7 +22,7 @@ export default function HomePage() {
   const pairs = useTradeListQuery();
   const categories = useCategoriesQuery();
   const sparklines = useSparklinesQuery();
-  // The main site's search finds companies, a company's site its markets (spec §2 product).
+  // The main site's search finds companies, a company's site its markets (docs/api.md product).
   const searchLabel = useCompanyStatusQuery().data?.is_main ? t('company.search') : t('home.search');
   useTopic(SocketTopic.dayMarket);
 

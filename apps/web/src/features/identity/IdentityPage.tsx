@@ -12,7 +12,7 @@ import './identity.css';
 import { realNameErrors, type RealNameForm } from './validation';
 
 /**
- * Real-name verification (/mine/auth, spec §2, §4): the form while nothing is under review, else the
+ * Real-name verification (/mine/auth, docs/api.md): the form while nothing is under review, else the
  * status: under review, verified, or sent back with the operator's reason and a way to submit again.
  * Demo accounts never get here (RealAccountOnly shows the blocked message).
  */

@@ -12,7 +12,7 @@ export interface RealNameForm {
 const FIELDS = { front_pic: 'front', reverse_pic: 'reverse' };
 
 /**
- * The form's problems keyed by field, from the schema the server parses the request with (spec §5: the
+ * The form's problems keyed by field, from the schema the server parses the request with (docs/api.md: the
  * name and the ID number each with its own message, exactly one image per side).
  */
 export function realNameErrors(form: RealNameForm, t: (keys: string | string[]) => string): Record<string, string> {

@@ -12,7 +12,7 @@ import './invite.css';
 import { inviteLink } from './inviteLink';
 
 /**
- * Invite (/mine/invite, spec §2, §9): the user's link as text, QR code, copy and share, and how many
+ * Invite (/mine/invite, docs/api.md): the user's link as text, QR code, copy and share, and how many
  * registered with it. Demo accounts never get here (RealAccountOnly shows the blocked message).
  */
 export default function InvitePage() {

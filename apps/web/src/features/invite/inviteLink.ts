@@ -1,6 +1,6 @@
 import { Paths } from '../../app/paths';
 
-/** The link a user shares (spec §9): `origin/#/register?invite_code={code}`, read back by the register screen. */
+/** The link a user shares (docs/api.md): `origin/#/register?invite_code={code}`, read back by the register screen. */
 export function inviteLink(code: string, origin: string = window.location.origin) {
   return `${origin}/#${Paths.register}?invite_code=${encodeURIComponent(code)}`;
 }

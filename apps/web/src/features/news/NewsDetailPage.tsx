@@ -15,7 +15,7 @@ const articleId = (value: string | null) => {
 };
 
 /**
- * One article (spec §2 newsDetail, /news/detail?id=). Its content is HTML from the back office, which
+ * One article (docs/api.md newsDetail, /news/detail?id=). Its content is HTML from the back office, which
  * sanitises it before storing; it is sanitised again here before it reaches the page, so a stored
  * script or handler never runs whoever wrote it.
  */

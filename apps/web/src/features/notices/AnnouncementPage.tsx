@@ -16,7 +16,7 @@ const noticeId = (value: string | null) => {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 };
 
-/** Announcements (spec §2 announcement): the list at /mine/announcement, one of them at ?id=. */
+/** Announcements (docs/api.md announcement): the list at /mine/announcement, one of them at ?id=. */
 export default function AnnouncementPage() {
   const [params] = useSearchParams();
   return params.has('id') ? <AnnouncementDetail id={noticeId(params.get('id'))} /> : <AnnouncementList />;

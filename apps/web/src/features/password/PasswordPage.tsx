@@ -16,7 +16,7 @@ import './password.css';
 type Kind = (typeof AccountType)[keyof typeof AccountType];
 
 /**
- * Change password (/mine/password, spec §5): a code to the user's own email or phone (the server picks
+ * Change password (/mine/password, docs/api.md): a code to the user's own email or phone (the server picks
  * the address from the account), the new password twice. The server ends the user's other sessions.
  * Demo accounts never get here (RealAccountOnly shows the blocked message).
  */
@@ -41,7 +41,7 @@ export default function PasswordPage() {
   const send = () => captchaProof.sendWith(captcha, (proof) => sendCode.mutateAsync({ type: kind, ...proof }));
 
   const check = () => {
-    // Spec §5 wording first: an empty field is "please complete", two different ones "password inconsistency".
+    // The wording of docs/api.md first: an empty field is "please complete", two different ones "password inconsistency".
     const found: Record<string, string> = {};
     if (!password) found.password = t('auth.form_incomplete');
     if (!confirm) found.confirm = t('auth.form_incomplete');

@@ -13,7 +13,7 @@ import { PairRow } from '../home/PairRow';
 const SEARCH_DELAY_MS = 300;
 
 /**
- * Search (spec §2 product): the main site searches companies, a company's own site its pairs. Until the
+ * Search (docs/api.md product): the main site searches companies, a company's own site its pairs. Until the
  * site's status is known nothing is searched; a failed status call leaves the pair search.
  */
 export default function ProductPage() {

@@ -5,7 +5,7 @@ import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatNumber, formatPercent } from '../../i18n/format';
 
-/** The traders leaderboard (spec §2 ranking); tapping a trader announces copy trading as coming soon. */
+/** The traders leaderboard (docs/api.md ranking); tapping a trader announces copy trading as coming soon. */
 export default function RankPage() {
   const { t } = useTranslation();
   const board = useLeaderboardQuery();

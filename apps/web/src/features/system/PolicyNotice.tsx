@@ -20,7 +20,7 @@ export function countryList(codes: string[], language: string): string {
 }
 
 /**
- * The policy notice (spec §1): the countries the service is not provided to, from the operators' setting,
+ * The policy notice (docs/api.md): the countries the service is not provided to, from the operators' setting,
  * named in the reader's language. Nothing while the setting is unknown or empty.
  */
 export function PolicyNotice() {

@@ -14,7 +14,7 @@ import { useLogout } from './useLogout';
 import './system.css';
 
 /**
- * Settings of this device (spec §2 system): language, clearing what the app keeps, the version, the policy
+ * Settings of this device (docs/api.md system): language, clearing what the app keeps, the version, the policy
  * notice and logout with its confirmation.
  */
 export default function SystemPage() {

@@ -15,7 +15,7 @@ import { useSession } from '../../stores/session';
 const PUBLIC_QUERY_ROOTS = new Set<unknown>([marketKeys.all[0], contentKeys.all[0], companyKeys.all[0], authKeys.all[0]]);
 
 /**
- * Logout with its confirmation (spec §4, §5): the server ends the session, the socket is told, the user is
+ * Logout with its confirmation (docs/api.md): the server ends the session, the socket is told, the user is
  * forgotten, home is shown and a success message says so. Shared by every screen that offers logout.
  */
 export function useLogout() {
@@ -33,7 +33,7 @@ export function useLogout() {
         // The server ends the session; whatever it answers, this device forgets it.
         await logout.mutateAsync().catch(() => undefined);
         liveSocket.logout();
-        // Home first, drawn at once (spec §4): signed out while a screen that needs a session is still the
+        // Home first, drawn at once (docs/api.md): signed out while a screen that needs a session is still the
         // one drawn, the shell would send the visitor to the login screen instead.
         await navigate(Paths.home, { replace: true, flushSync: true });
         useSession.getState().signOut();

@@ -89,7 +89,7 @@ export default function CandleChart({
       shown.current = { count: points.length, first };
       container.current?.setAttribute('data-candles', String(points.length));
     } catch (error) {
-      // Spec §8: chart failures only log.
+      // docs/api.md: chart failures only log.
       console.error('chart update failed', error);
     }
   }, [points]);

@@ -30,7 +30,7 @@ import {
 
 type Kind = 'market' | 'pending';
 
-/** The order ticket (spec §2 trade, §5 order rules). */
+/** The order ticket (docs/api.md: trade, order rules). */
 export function OrderForm({ pair }: { pair: TradePair }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

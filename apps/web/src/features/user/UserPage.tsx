@@ -34,7 +34,7 @@ import { useSession } from '../../stores/session';
 import { CopyText } from '../charge/CopyText';
 import { useLogout } from '../system/useLogout';
 
-/** The money shortcuts under the card (spec §2); the account history is open to demo accounts too. */
+/** The money shortcuts under the card (docs/api.md); the account history is open to demo accounts too. */
 const SHORTCUTS: readonly { path: string; labelKey: string; icon: ReactNode }[] = [
   { path: Paths.charge, labelKey: 'user.deposit', icon: <ArrowDownCircleOutline /> },
   { path: Paths.withdraw, labelKey: 'user.withdraw', icon: <UpCircleOutline /> },
@@ -42,7 +42,7 @@ const SHORTCUTS: readonly { path: string; labelKey: string; icon: ReactNode }[] 
   { path: Paths.history, labelKey: 'user.history', icon: <BillOutline /> },
 ];
 
-/** Screens a demo account may not open (spec §5, §6): money, identity, invite and password. */
+/** Screens a demo account may not open (docs/api.md): money, identity, invite and password. */
 const BLOCKED_FOR_DEMO: ReadonlySet<string> = new Set([
   Paths.charge,
   Paths.withdraw,
@@ -52,7 +52,7 @@ const BLOCKED_FOR_DEMO: ReadonlySet<string> = new Set([
   Paths.password,
 ]);
 
-/** How the customer-service link opens (spec §6 service_link_type); any other value is the in-app chat. */
+/** How the customer-service link opens (docs/api.md service_link_type); any other value is the in-app chat. */
 const ServiceLinkType = { copyDialog: 2, external: 3 } as const;
 
 /** Only web links leave the app: a settings typo such as `javascript:` must never run. */
@@ -65,7 +65,7 @@ function webLink(link: string | undefined): string | null {
   }
 }
 
-/** The real-name tile's badge: review_status 0 (never sent, or sent back with a reason), 1, 2 (spec §4). */
+/** The real-name tile's badge: review_status 0 (never sent, or sent back with a reason), 1, 2 (docs/api.md). */
 function realNameBadge(view: RealNameView | undefined): { labelKey: string; color: TagProps['color'] } | null {
   if (!view) return null;
   if (view.review_status === RealNameStatus.verified) return { labelKey: 'user.real_name_verified', color: 'success' };
@@ -90,7 +90,7 @@ export default function UserPage() {
   const unread = useUnreadNoticesQuery();
 
   /**
-   * A demo account hears at once that money and identity need a real account (spec §5), with the ways to
+   * A demo account hears at once that money and identity need a real account (docs/api.md), with the ways to
    * one; signing in to a real account then opens the screen it wanted.
    */
   const open = (path: string) => {
@@ -127,7 +127,7 @@ export default function UserPage() {
     });
   };
 
-  /** Customer service by service_link_type (spec §6): 2 a dialog to copy the link, 3 the link outside, else /mine/chat. */
+  /** Customer service by service_link_type (docs/api.md): 2 a dialog to copy the link, 3 the link outside, else /mine/chat. */
   const openService = () => {
     const type = basicInfo.data?.service_link_type;
     const link = basicInfo.data?.service_link.trim() ?? '';

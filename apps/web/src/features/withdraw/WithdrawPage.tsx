@@ -20,7 +20,7 @@ import { Field } from '../auth/fields';
 import { amountProblem, estimateTexts, rateTexts } from './quote';
 import { CurrencyPicker, Figure, methodDestination, Section, TypePicker } from './shared';
 
-/** The balance is kept in USD (DESIGN §9). */
+/** The balance is kept in USD (docs/architecture.md). */
 const BALANCE_UNIT = 'USD';
 
 export default function WithdrawPage() {
@@ -210,7 +210,7 @@ export default function WithdrawPage() {
 }
 
 /**
- * Spec §5: with no payout method of the chosen type at all, the user is asked to set one up first. Asked
+ * docs/api.md: with no payout method of the chosen type at all, the user is asked to set one up first. Asked
  * once per type until answered; leaving the screen closes the question with it.
  */
 function useNoMethodDialog(type: CashierTypeValue, methods: DrawMethodView[] | undefined) {

@@ -3,7 +3,7 @@ import { formatMoney } from '../../i18n/format';
 
 /**
  * The fee and estimated received amount of what the user typed, by the very function the server charges
- * with (spec §9); null until the amount is one the server would take.
+ * with (docs/api.md); null until the amount is one the server would take.
  */
 export function withdrawEstimate(amount: string, currency: WithdrawCurrencyView | undefined): WithdrawalQuote | null {
   if (!currency || !ZCashierAmount.safeParse(amount).success) return null;
@@ -27,7 +27,7 @@ export interface AmountProblem {
 
 /**
  * An amount the schema accepts may still be refused: below the currency's minimum, above its maximum
- * (0 means none), or above what may leave the account (DESIGN §9).
+ * (0 means none), or above what may leave the account (docs/architecture.md).
  */
 export function amountProblem(amount: string, currency: WithdrawCurrencyView, withdrawable: number): AmountProblem | null {
   const value = dec(amount);
