@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { Screen } from '../components/Screen';
 import { useSession } from '../stores/session';
-import { loginPath, Paths } from './paths';
+import { loginPath, Paths } from '../routing/paths';
 
 /**
  * The frame of the screens that move money or identity (wallet, deposit, withdraw, auth, invite,

@@ -7,9 +7,9 @@ import { useUserInfoQuery } from '../api/queries/account';
 import { marketKeys } from '../api/queries/market';
 import { ConnectionBanner } from '../components/ConnectionBanner';
 import { PageSkeleton } from '../components/states';
-import { CompanySite } from '../features/company/CompanySite';
+import { CompanySite } from '../company/CompanySite';
 import { useSession } from '../stores/session';
-import { loginPath, Paths } from './paths';
+import { loginPath, Paths } from '../routing/paths';
 import { TABS } from './tabs';
 
 /**

@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '../stores/session';
-import { loginPath } from './paths';
+import { loginPath } from '../routing/paths';
 
 /**
  * The frame of the screens any signed-in user may open, demo accounts included (the account history):

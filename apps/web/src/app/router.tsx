@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { createHashRouter, Navigate } from 'react-router';
-import { Paths } from './paths';
+import { Paths } from '../routing/paths';
 import { RealAccountOnly } from './RealAccountOnly';
 import { SignedInOnly } from './SignedInOnly';
 import { Shell } from './Shell';

@@ -1,7 +1,7 @@
 import { AppOutline, FileOutline, HistogramOutline, StarOutline, UnorderedListOutline, UserOutline } from 'antd-mobile-icons';
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import HomePage from '../features/home/HomePage';
-import { Paths } from './paths';
+import { Paths } from '../routing/paths';
 
 export interface TabDef {
   path: string;

@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useForgotMutation } from '../../api/queries/auth';
-import { Paths } from '../../app/paths';
+import { Paths } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
-import { NewPasswordFields, useVerifiedAccount } from './VerifiedAccount';
+import { NewPasswordFields, useVerifiedAccount } from '../../components/VerifiedAccount';
 
 export default function ForgotPage() {
   const { t } = useTranslation();

@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDemoMutation, useLoginMutation } from '../../api/queries/auth';
-import { Paths, safeReturnPath } from '../../app/paths';
+import { Paths, safeReturnPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { schemaErrors } from '../../forms/schemaErrors';
-import { CaptchaField, Field, TextInput, useCaptcha } from './fields';
+import { CaptchaField, Field, TextInput, useCaptcha } from '../../components/fields';
 
 export default function LoginPage() {
   const { t } = useTranslation();

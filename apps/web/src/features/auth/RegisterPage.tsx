@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useRegisterMutation } from '../../api/queries/auth';
-import { safeReturnPath } from '../../app/paths';
+import { safeReturnPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
-import { PolicyNotice } from '../system/PolicyNotice';
-import { Field, TextInput } from './fields';
-import { NewPasswordFields, useVerifiedAccount } from './VerifiedAccount';
+import { PolicyNotice } from '../../components/PolicyNotice';
+import { Field, TextInput } from '../../components/fields';
+import { NewPasswordFields, useVerifiedAccount } from '../../components/VerifiedAccount';
 
 export default function RegisterPage() {
   const { t } = useTranslation();

@@ -3,7 +3,7 @@ import { Tabs, Toast } from 'antd-mobile';
 import { UnorderedListOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { chargeRecordsPath } from '../../app/paths';
+import { chargeRecordsPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { CoinDeposit } from './CoinDeposit';
 import { WireDeposit } from './WireDeposit';

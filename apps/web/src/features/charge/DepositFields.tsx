@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ImageUpload } from '../../components/ImageUpload';
 import { formatMoney } from '../../i18n/format';
-import { Field } from '../auth/fields';
+import { Field } from '../../components/fields';
 
 /**
  * What both deposit forms hold: the amount, the proof and the messages under the fields; editing a field

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSubmitDepositMutation, useWireChannelsQuery } from '../../api/queries/deposits';
 import { ErrorState, ListSkeleton } from '../../components/states';
 import { formatMoney } from '../../i18n/format';
-import { CopyText } from './CopyText';
+import { CopyText } from '../../components/CopyText';
 import { DepositFields, useDepositForm } from './DepositFields';
 import { NoChannel } from './NoChannel';
 import { depositErrors } from './validation';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useBasicInfoQuery } from '../../api/queries/auth';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
-import { CopyText } from '../charge/CopyText';
+import { CopyText } from '../../components/CopyText';
 
 /** The complaint e-mail address (docs/api.md email), from getBasicInfo's complaint_email. */
 export default function ComplaintEmailPage() {

@@ -10,12 +10,12 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSubmitFeedbackMutation, type FeedbackForm } from '../../api/queries/feedback';
-import { Paths } from '../../app/paths';
+import { Paths } from '../../routing/paths';
 import { ImageUpload } from '../../components/ImageUpload';
 import { Screen } from '../../components/Screen';
 import { schemaErrors } from '../../forms/schemaErrors';
 import { useSession } from '../../stores/session';
-import { Field } from '../auth/fields';
+import { Field } from '../../components/fields';
 import '../system/system.css';
 
 /** Feedback from anyone (docs/api.md feedback): what it is about, the text, a way to answer and, for real accounts, an image. */

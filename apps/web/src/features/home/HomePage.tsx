@@ -6,14 +6,14 @@ import { Link } from 'react-router';
 import { useTopic } from '../../api/live';
 import { useCompanyStatusQuery } from '../../api/queries/company';
 import { useCategoriesQuery, useSparklinesQuery, useTradeListQuery } from '../../api/queries/market';
-import { Paths } from '../../app/paths';
+import { Paths } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
-import { Brand } from '../company/Brand';
-import { PairRow } from './PairRow';
+import { Brand } from '../../company/Brand';
+import { PairRow } from '../../components/PairRow';
 
 /** The side list of languages; loaded when first opened, so the first paint carries no popup code. */
-const LanguageSidebar = lazy(() => import('../language/LanguageSidebar'));
+const LanguageSidebar = lazy(() => import('../../components/LanguageSidebar'));
 
 export default function HomePage() {
   const { t } = useTranslation();

@@ -7,7 +7,7 @@ import { useRealNameQuery, useSubmitRealNameMutation } from '../../api/queries/i
 import { ImageUpload } from '../../components/ImageUpload';
 import { Screen } from '../../components/Screen';
 import { ErrorState, ListSkeleton } from '../../components/states';
-import { Field } from '../auth/fields';
+import { Field } from '../../components/fields';
 import './identity.css';
 import { realNameErrors, type RealNameForm } from './validation';
 

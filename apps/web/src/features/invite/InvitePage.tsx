@@ -7,7 +7,7 @@ import { useInviteInfoQuery } from '../../api/queries/invite';
 import { Screen } from '../../components/Screen';
 import { ErrorState, ListSkeleton } from '../../components/states';
 import { formatNumber } from '../../i18n/format';
-import { copy } from '../charge/CopyText';
+import { copy } from '../../components/CopyText';
 import './invite.css';
 import { inviteLink } from './inviteLink';
 

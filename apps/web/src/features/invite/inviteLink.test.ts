@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Paths } from '../../app/paths';
+import { Paths } from '../../routing/paths';
 import { inviteLink } from './inviteLink';
 
 describe('inviteLink', () => {

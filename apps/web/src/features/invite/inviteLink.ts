@@ -1,4 +1,4 @@
-import { Paths } from '../../app/paths';
+import { Paths } from '../../routing/paths';
 
 /** The link a user shares (docs/api.md): `origin/#/register?invite_code={code}`, read back by the register screen. */
 export function inviteLink(code: string, origin: string = window.location.origin) {

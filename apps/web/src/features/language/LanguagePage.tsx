@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Screen, useGoBack } from '../../components/Screen';
-import { LanguageList } from './LanguageList';
+import { LanguageList } from '../../components/LanguageList';
 
 export default function LanguagePage() {
   const { t } = useTranslation();

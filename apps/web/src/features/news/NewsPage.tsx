@@ -3,7 +3,7 @@ import { InfiniteScroll } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useNewsQuery } from '../../api/queries/content';
-import { newsDetailPath } from '../../app/paths';
+import { newsDetailPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatDateTime } from '../../i18n/format';

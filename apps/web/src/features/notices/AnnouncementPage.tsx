@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/http';
 import { useNoticeQuery, useNoticesQuery } from '../../api/queries/notices';
-import { announcementPath } from '../../app/paths';
+import { announcementPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatDateTime } from '../../i18n/format';

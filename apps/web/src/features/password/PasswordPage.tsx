@@ -4,13 +4,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAmendPasswordMutation, usePasswordCodeMutation } from '../../api/queries/password';
-import { Paths } from '../../app/paths';
+import { Paths } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { schemaErrors } from '../../forms/schemaErrors';
 import { useSession } from '../../stores/session';
-import { CodeButton } from '../auth/CodeButton';
-import { CaptchaField, Field, TextInput, useCaptcha } from '../auth/fields';
-import { NewPasswordFields } from '../auth/VerifiedAccount';
+import { CodeButton } from '../../components/CodeButton';
+import { CaptchaField, Field, TextInput, useCaptcha } from '../../components/fields';
+import { NewPasswordFields } from '../../components/VerifiedAccount';
 import './password.css';
 
 type Kind = (typeof AccountType)[keyof typeof AccountType];

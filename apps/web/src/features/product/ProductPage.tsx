@@ -7,8 +7,8 @@ import { useCompanyStatusQuery } from '../../api/queries/company';
 import { useTradeListQuery } from '../../api/queries/market';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
-import { CompanySearch } from '../company/CompanySearch';
-import { PairRow } from '../home/PairRow';
+import { CompanySearch } from '../../company/CompanySearch';
+import { PairRow } from '../../components/PairRow';
 
 const SEARCH_DELAY_MS = 300;
 

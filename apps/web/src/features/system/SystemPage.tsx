@@ -4,13 +4,13 @@ import { DeleteOutline, GlobalOutline, InformationCircleOutline } from 'antd-mob
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { forgetCachedTradeList } from '../../api/queries/market';
-import { Paths } from '../../app/paths';
-import { APP_VERSION } from '../../app/version';
+import { Paths } from '../../routing/paths';
+import { APP_VERSION } from '../../version';
 import { Screen } from '../../components/Screen';
 import { currentLanguage } from '../../i18n';
-import { LANGUAGE_NAMES } from '../language/LanguageList';
-import { PolicyNotice } from './PolicyNotice';
-import { useLogout } from './useLogout';
+import { LANGUAGE_NAMES } from '../../components/LanguageList';
+import { PolicyNotice } from '../../components/PolicyNotice';
+import { useLogout } from '../../components/useLogout';
 import './system.css';
 
 /**

@@ -10,12 +10,12 @@ import { useBalanceQuery } from '../../api/queries/account';
 import { useBasicInfoQuery } from '../../api/queries/auth';
 import { useSubmitOrderMutation } from '../../api/queries/orders';
 import type { TradePair } from '../../api/types';
-import { loginPath, Paths } from '../../app/paths';
+import { loginPath, Paths } from '../../routing/paths';
 import { Price } from '../../components/market';
 import { PriceInput } from '../../components/PriceInput';
 import { formatMoney, formatNumber, parseNumber } from '../../i18n/format';
 import { useSession } from '../../stores/session';
-import { isOpen } from '../home/PairRow';
+import { isOpen } from '../../components/PairRow';
 import {
   checkLevel,
   checkLots,

@@ -10,7 +10,7 @@ import { Screen } from '../../components/Screen';
 import { currentLanguage } from '../../i18n';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { useTradePrefs } from '../../stores/prefs';
-import { isOpen } from '../home/PairRow';
+import { isOpen } from '../../components/PairRow';
 import { OrderForm } from './OrderForm';
 import { useLiveKlines } from './useLiveKlines';
 

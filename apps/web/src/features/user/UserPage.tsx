@@ -26,13 +26,13 @@ import { useBalanceQuery, useResetDemoMutation } from '../../api/queries/account
 import { useBasicInfoQuery } from '../../api/queries/auth';
 import { useRealNameQuery } from '../../api/queries/identity';
 import { useUnreadNoticesQuery } from '../../api/queries/notices';
-import { loginPath, Paths } from '../../app/paths';
+import { loginPath, Paths } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { formatMoney } from '../../i18n/format';
 import { useViewPrefs } from '../../stores/prefs';
 import { useSession } from '../../stores/session';
-import { CopyText } from '../charge/CopyText';
-import { useLogout } from '../system/useLogout';
+import { CopyText } from '../../components/CopyText';
+import { useLogout } from '../../components/useLogout';
 
 /** The money shortcuts under the card (docs/api.md); the account history is open to demo accounts too. */
 const SHORTCUTS: readonly { path: string; labelKey: string; icon: ReactNode }[] = [

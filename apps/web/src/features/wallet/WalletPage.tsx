@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useTopic } from '../../api/live';
 import { useAccountFiguresQuery, useLiveAccountQuery } from '../../api/queries/account';
-import { Paths } from '../../app/paths';
+import { Paths } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { ErrorState } from '../../components/states';
 import { formatMoney } from '../../i18n/format';

@@ -3,7 +3,7 @@ import { Button, Dialog, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useDeleteDrawMethodMutation, useDrawMethodsQuery } from '../../api/queries/withdraw';
-import { withdrawWayPath } from '../../app/paths';
+import { withdrawWayPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatDateTime } from '../../i18n/format';

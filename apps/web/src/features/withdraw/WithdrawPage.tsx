@@ -10,13 +10,13 @@ import {
   useWithdrawMutation,
   useWithdrawRulesQuery,
 } from '../../api/queries/withdraw';
-import { Paths, withdrawWayPath } from '../../app/paths';
+import { Paths, withdrawWayPath } from '../../routing/paths';
 import { PriceInput } from '../../components/PriceInput';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { schemaErrors } from '../../forms/schemaErrors';
 import { formatDateTime, formatMoney } from '../../i18n/format';
-import { Field } from '../auth/fields';
+import { Field } from '../../components/fields';
 import { amountProblem, estimateTexts, rateTexts } from './quote';
 import { CurrencyPicker, Figure, methodDestination, Section, TypePicker } from './shared';
 

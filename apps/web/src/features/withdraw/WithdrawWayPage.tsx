@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBindDrawMethodMutation, useWithdrawCurrenciesQuery } from '../../api/queries/withdraw';
-import { Paths } from '../../app/paths';
+import { Paths } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { schemaErrors } from '../../forms/schemaErrors';
 import { formatDateTime } from '../../i18n/format';
-import { Field, TextInput } from '../auth/fields';
+import { Field, TextInput } from '../../components/fields';
 import { cashierTypeOf, CurrencyPicker, Section } from './shared';
 
 const BANK_FIELDS = ['bank_name', 'bank_address', 'bank_swift', 'payee_name', 'payee_account', 'bank_branch', 'remark'] as const;

@@ -3,9 +3,9 @@ import { Input, Popup, SearchBar } from 'antd-mobile';
 import { RedoOutline } from 'antd-mobile-icons';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAreaListQuery, useCaptchaQuery } from '../../api/queries/auth';
-import type { AreaCode } from '../../api/types';
-import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
+import { useAreaListQuery, useCaptchaQuery } from '../api/queries/auth';
+import type { AreaCode } from '../api/types';
+import { EmptyState, ErrorState, ListSkeleton } from './states';
 
 /** A labelled input row with room for an inline error and a trailing control. */
 export function Field({

@@ -1,10 +1,9 @@
-import { AccountType, CodePurpose, ZSendCodeRequest } from '@pipwise/domain';
+import { AccountType, CodePurpose, ZSendCodeRequest, schemaErrors, type FormSchema } from '@pipwise/domain';
 import { Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSendCodeMutation } from '../../api/queries/auth';
-import type { AreaCode } from '../../api/types';
-import { schemaErrors, type FormSchema } from '../../forms/schemaErrors';
+import { useSendCodeMutation } from '../api/queries/auth';
+import type { AreaCode } from '../api/types';
 import { CodeButton } from './CodeButton';
 import { AreaPicker, CaptchaField, Field, TextInput, useCaptcha } from './fields';
 import { useAccountKinds } from './useAccountKinds';

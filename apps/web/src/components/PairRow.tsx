@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { TradePair } from '../../api/types';
-import { Paths } from '../../app/paths';
-import { Change, PairLogo, Price, Sparkline } from '../../components/market';
-import { useTradePrefs } from '../../stores/prefs';
+import type { TradePair } from '../api/types';
+import { Paths } from '../routing/paths';
+import { Change, PairLogo, Price, Sparkline } from './market';
+import { useTradePrefs } from '../stores/prefs';
 
 export const isOpen = (pair: TradePair) => pair.MarketStatus === 1;
 

@@ -2,7 +2,7 @@ import { Toast } from 'antd-mobile';
 import { FileOutline } from 'antd-mobile-icons';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import './charge.css';
+import './CopyText.css';
 
 /** The clipboard API needs a secure context; a plain-HTTP preview falls back to a selected textarea. */
 export async function copy(text: string) {

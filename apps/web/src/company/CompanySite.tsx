@@ -1,7 +1,7 @@
 import { CompanyStatus } from '@pipwise/domain';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCompanyQuery, useCompanyStatusQuery } from '../../api/queries/company';
+import { useCompanyQuery, useCompanyStatusQuery } from '../api/queries/company';
 import { renewCompanyCookie, safeLossUrl } from './site';
 import './company.css';
 

@@ -1,7 +1,7 @@
 import { LANGUAGE_LOCALES, LANGUAGES, type Language } from '@pipwise/domain';
 import { CheckList } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { currentLanguage, setLanguage } from '../../i18n';
+import { currentLanguage, setLanguage } from '../i18n';
 
 /** Each language named in itself, so a reader finds their own whatever language is showing. */
 export const LANGUAGE_NAMES: Record<Language, string> = {

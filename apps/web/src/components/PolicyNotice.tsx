@@ -1,8 +1,8 @@
 import { LANGUAGE_LOCALES, resolveLanguage } from '@pipwise/domain';
 import { InformationCircleOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { useBasicInfoQuery } from '../../api/queries/auth';
-import './system.css';
+import { useBasicInfoQuery } from '../api/queries/auth';
+import './PolicyNotice.css';
 
 /** ISO 3166 codes of the setting ("KP,IL,CN"), in order, without blanks or anything malformed. */
 export function parseCountryCodes(value: string | undefined): string[] {

@@ -1,8 +1,8 @@
 import type { CompanyView } from '@pipwise/domain';
 import { InfiniteScroll } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useCompanySearchQuery } from '../../api/queries/company';
-import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
+import { useCompanySearchQuery } from '../api/queries/company';
+import { EmptyState, ErrorState, ListSkeleton } from '../components/states';
 import { enterCompany } from './site';
 import './company.css';
 

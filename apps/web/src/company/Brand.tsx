@@ -1,4 +1,4 @@
-import { useCompanyQuery } from '../../api/queries/company';
+import { useCompanyQuery } from '../api/queries/company';
 import './company.css';
 
 /** The product's own name: a name, the same in every language. */

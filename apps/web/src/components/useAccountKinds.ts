@@ -1,5 +1,5 @@
 import { AccountType, VerifyRegType } from '@pipwise/domain';
-import { useBasicInfoQuery } from '../../api/queries/auth';
+import { useBasicInfoQuery } from '../api/queries/auth';
 
 /** Which kinds of account the settings offer (docs/api.md: verify_reg_type and is_show_mobile). */
 export function useAccountKinds() {

@@ -2,14 +2,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Dialog, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { liveSocket } from '../../api/live';
-import { useLogoutMutation } from '../../api/queries/auth';
-import { authKeys } from '../../api/queries/auth';
-import { companyKeys } from '../../api/queries/company';
-import { contentKeys } from '../../api/queries/content';
-import { marketKeys } from '../../api/queries/market';
-import { Paths } from '../../app/paths';
-import { useSession } from '../../stores/session';
+import { liveSocket } from '../api/live';
+import { useLogoutMutation } from '../api/queries/auth';
+import { authKeys } from '../api/queries/auth';
+import { companyKeys } from '../api/queries/company';
+import { contentKeys } from '../api/queries/content';
+import { marketKeys } from '../api/queries/market';
+import { Paths } from '../routing/paths';
+import { useSession } from '../stores/session';
 
 /** Query roots that hold what every visitor sees (markets, news, companies, reference data). */
 const PUBLIC_QUERY_ROOTS = new Set<unknown>([marketKeys.all[0], contentKeys.all[0], companyKeys.all[0], authKeys.all[0]]);
