@@ -95,7 +95,7 @@ describe('the back office moves money, and the phone and the server follow', () 
     [account, financeA, financeB, compliance] = await Promise.all([
       registerRealUser('back-office-money'),
       createOperator('finance'),
-      createOperator('finance'),
+      createOperator('finance', { handedTo: 'first' }),
       createOperator('compliance'),
     ]);
     uid = (account.user as unknown as { uid: number }).uid;

@@ -1,7 +1,7 @@
 import type { OperatorRole } from '@pipwise/domain';
 import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { asOperator } from './cashier.js';
+import { APPROVER_ASKS, asOperator } from './cashier.js';
 import { baseURL, freshAddress, type Envelope } from './support.js';
 
 /*
@@ -42,13 +42,19 @@ export async function enrolThroughLink(issued: EnrolmentLink): Promise<OperatorE
 }
 
 /**
- * A new operator of `role` (a fresh address each call), asked for by the superadmin, approved by the
- * second one (who is handed the link), and enrolled through the link.
+ * A new operator of `role` (a fresh address each call), asked for by one superadmin, approved by the
+ * other (who is handed the link), and enrolled through the link. Four-eyes takes two operators whose
+ * links one superadmin held for one person, so a maker and a checker come one from each superadmin:
+ * `handedTo: 'first'` reverses the turns.
  */
-export async function createOperator(role: OperatorRole): Promise<OperatorEnrolment> {
+export async function createOperator(
+  role: OperatorRole,
+  { handedTo }: { handedTo: 'approver' | 'first' } = { handedTo: 'approver' },
+): Promise<OperatorEnrolment> {
   made += 1;
   const email = `e2e-${role}-${process.pid}-${Date.now()}-${made}@ops.example.com`;
-  return enrolThroughLink(await asOperator<EnrolmentLink>('/admin/api/operators', { email, role }));
+  const turns = handedTo === 'first' ? APPROVER_ASKS : undefined;
+  return enrolThroughLink(await asOperator<EnrolmentLink>('/admin/api/operators', { email, role }, 'POST', turns));
 }
 
 const PERIOD_MS = 30_000;

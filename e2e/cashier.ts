@@ -22,17 +22,31 @@ async function operatorRequest<T>(token: string, route: string, body: Record<str
   return envelope.data;
 }
 
+/** Which of the setup's two superadmins asks for a change and which approves it (and is handed its result). */
+export interface SuperadminTurns {
+  asks: () => string;
+  approves: () => string;
+}
+const FIRST_ASKS: SuperadminTurns = { asks: operatorToken, approves: approverToken };
+/** The turns reversed: a new operator's enrolment link is then handed to the first superadmin. */
+export const APPROVER_ASKS: SuperadminTurns = { asks: approverToken, approves: operatorToken };
+
 /**
  * Calls the back-office API as the server's superadmin (signed in once by the global setup). A change that
  * waits for a second superadmin (a setting that weakens a control, a new operator, a raised role) is
  * approved at once by the setup's second superadmin, and the approval's answer (a new operator's
  * enrolment link) is answered instead.
  */
-export async function asOperator<T>(route: string, body: Record<string, unknown> = {}, method = 'POST'): Promise<T> {
-  const data = await operatorRequest<T | { pending_change: { id: number } }>(operatorToken(), route, body, method);
+export async function asOperator<T>(
+  route: string,
+  body: Record<string, unknown> = {},
+  method = 'POST',
+  superadmins: SuperadminTurns = FIRST_ASKS,
+): Promise<T> {
+  const data = await operatorRequest<T | { pending_change: { id: number } }>(superadmins.asks(), route, body, method);
   if (typeof data !== 'object' || data === null || !('pending_change' in data)) return data;
   const approved = await operatorRequest<{ result: T }>(
-    approverToken(),
+    superadmins.approves(),
     `/admin/api/changes/${data.pending_change.id}/approve`,
     {},
     'POST',

@@ -54,7 +54,7 @@ describe('the trader reads only client-facing words, and the amount credited', (
     [account, financeA, financeB] = await Promise.all([
       registerRealUser('client-words'),
       createOperator('finance'),
-      createOperator('finance'),
+      createOperator('finance', { handedTo: 'first' }),
     ]);
     uid = (account.user as unknown as { uid: number }).uid;
     ({ context: phoneContext, page: phonePage } = await phone(browser, 'en'));

@@ -165,6 +165,31 @@ describe.each(DB_KINDS)('four-eyes cannot be walked around on %s', (kind) => {
     expect(await walletOf(server, trader.userId)).toEqual({ balance: '5000.00', lock: '3000.00' });
   });
 
+  it('(b) operators whose enrolment links one person held cannot check each other: siblings, or a chain that meets higher up', async () => {
+    const sibling = await newOperator(server, 'finance', 'sibling-a', root);
+    const otherSibling = await newOperator(server, 'finance', 'sibling-b', root);
+    const deputy = await newOperator(server, 'superadmin', 'deputy', root);
+    const deputysOwn = await newOperator(server, 'finance', 'made-by-deputy', deputy);
+    const stranger = await newOperator(server, 'finance', 'stranger');
+    const trader = await server.trader({ balance: '20000' });
+    const { methodId, currencyId } = await server.usableMethod(trader);
+
+    for (const [first, second] of [
+      [sibling, otherSibling],
+      [deputysOwn, sibling],
+    ] as const) {
+      const drawn = await server.draw(trader, { draw_currency_id: currencyId, number: '3000', draw_method_id: methodId });
+      const id = drawn.data.id;
+      expect((await call(await signIn(server, first), 'POST', `/admin/api/withdrawals/${id}/approve`, {})).code).toBe(1);
+      const refused = await call(await signIn(server, second), 'POST', `/admin/api/withdrawals/${id}/approve`, {});
+      expect(refused).toMatchObject({ code: 1002, msg: translate('en', 'four_eyes_related_operator') });
+      expect(await postings('withdrawal', id)).toEqual([]);
+      // An operator whose chain of enrolers stays apart from the first approver's is a second person.
+      expect((await call(await signIn(server, stranger), 'POST', `/admin/api/withdrawals/${id}/approve`, {})).code).toBe(1);
+    }
+    expect(await walletOf(server, trader.userId)).toEqual({ balance: '14000.00', lock: '0.00' });
+  });
+
   it('with two superadmins, adding an operator or raising a role waits for the other; the approver gets the link', async () => {
     const other = await newOperator(server, 'superadmin', 'other-root');
     const asRoot = await signIn(server, root);

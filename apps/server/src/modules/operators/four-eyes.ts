@@ -1,26 +1,38 @@
-import { eq, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { operators } from '../../db/schema.js';
 
 /**
  * The checker rule of every four-eyes decision (adjustments, large withdrawals, changes to controls): the
- * second operator must be a different person from the first. An operator whose current enrolment link
- * the maker was handed — one the maker created alone, or reset — may be the maker's second identity: the
- * maker could have used that link themselves. Either way round counts. An operator whose addition a
- * second superadmin approved was handed to that approver, not to the one who asked for it.
+ * second operator must be a different person from the first. Whoever was handed an operator's current
+ * enrolment link (its creator when they added it alone, the approving superadmin, or whoever reset it)
+ * could have used that link themselves, so an operator may be a second identity of anyone up its chain
+ * of enrolers. Two operators are related when their chains meet: one enrolled the other, one person
+ * enrolled both, or the chains join further up. Only operators whose chains stay apart (e.g. each added
+ * from the command line on the host) count as two people.
  */
 export class FourEyes {
   constructor(private readonly db: Db) {}
 
-  /** Whether the two operators are one, or one was handed the other's enrolment link. */
+  /** Whether the two operators are one, or one person may have held both enrolment links. */
   async related(checkerId: number, makerId: number, executor: Executor = this.db): Promise<boolean> {
     if (checkerId === makerId) return true;
-    const rows = await executor
-      .select({ id: operators.id, enrolledById: operators.enrolledById })
-      .from(operators)
-      .where(or(eq(operators.id, checkerId), eq(operators.id, makerId)));
-    const other = (id: number) => (id === checkerId ? makerId : checkerId);
-    return rows.some((row) => row.enrolledById === other(row.id));
+    // UNION (not UNION ALL) drops rows already seen, so a cycle of enrolers cannot loop forever.
+    const rows = rowsOf(
+      await executor.execute(sql`
+      with recursive chain(start, id) as (
+        select id, id from operators where id in (${checkerId}, ${makerId})
+        union
+        select chain.start, operators.enrolled_by_id
+        from chain join operators on operators.id = chain.id
+        where operators.enrolled_by_id is not null
+      )
+      select start, id from chain`),
+    );
+    const chainOf = (start: number) => new Set(rows.filter((row) => Number(row.start) === start).map((row) => Number(row.id)));
+    const checkerChain = chainOf(checkerId);
+    return [...chainOf(makerId)].some((id) => checkerChain.has(id));
   }
 
   /** As `related`, for a maker known only by the actor written on the record (`operator:<email>`). */
