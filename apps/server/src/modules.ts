@@ -12,7 +12,7 @@ import { createFeedbackModule } from './modules/feedback/module.js';
 import { createIdentityModule } from './modules/identity/module.js';
 import { createMarketModule } from './modules/market/module.js';
 import { createOperatorsModule } from './modules/operators/module.js';
-import { createReviewClaims, createReviewsModule } from './modules/reviews/module.js';
+import { createReviewsModule } from './modules/reviews/module.js';
 import { createNoticesModule } from './modules/notices/module.js';
 import { createSettingsModule } from './modules/settings/module.js';
 import { createSocialModule } from './modules/social/module.js';
@@ -22,6 +22,9 @@ import { WalletService } from './modules/wallet/service.js';
 import { createWithdrawalsModule } from './modules/withdrawals/module.js';
 import { createWithdrawCurrenciesModule } from './modules/withdrawals/currencies.js';
 import { createRealtimeModule } from './realtime/hub.js';
+import { ReviewClaims } from './review/claims.js';
+import { ReviewDesk } from './review/desk.js';
+import { UserSummaries } from './review/summary.js';
 
 /** Test seams: replaceable edges of modules (e.g. a captcha generator whose answers a test can read). */
 export interface ContextOverrides {
@@ -50,8 +53,16 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   const companies = createCompaniesModule(deps, { audit: audit.service });
   const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
   const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });
-  const claims = createReviewClaims(deps, { settings: settings.service, audit: audit.service });
-  const decisions = { audit: audit.service, claims, notifier: accounts.service, fourEyes: operators.fourEyes };
+  const claims = new ReviewClaims({ db: deps.database.db, clock: deps.clock, settings: settings.service, audit: audit.service });
+  // Each queue item carries its user's summary, read from the modules built below: it is first asked for by a request.
+  const summaries = new UserSummaries(deps.database.db, {
+    trading: trading.service,
+    identity: { statuses: (userIds) => identity.service.statuses(userIds) },
+    deposits: { finishedTotals: (userIds) => deposits.service.finishedTotals(userIds) },
+    withdrawals: { completedTotals: (userIds) => withdrawals.service.completedTotals(userIds) },
+  });
+  const desk = new ReviewDesk(claims, summaries);
+  const decisions = { audit: audit.service, claims, desk, notifier: accounts.service, fourEyes: operators.fourEyes };
   const identity = createIdentityModule(deps, { uploads: uploads.service, ...decisions });
   const deposits = createDepositsModule(deps, { wallet, settings: settings.service, uploads: uploads.service, ...decisions });
   const feedback = createFeedbackModule(deps, { uploads: uploads.service, audit: audit.service });
@@ -65,9 +76,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     ...decisions,
   });
   const reviews = createReviewsModule(deps, {
-    deposits: deposits.service,
-    withdrawals: withdrawals.service,
-    identity: identity.service,
+    queues: { deposits: deposits.service, withdrawals: withdrawals.service, kyc: identity.service },
     trading: trading.service,
     wallet,
     ...decisions,

@@ -1,6 +1,7 @@
 import type { CoreDeps, Module } from '../../context.js';
 import type { AuditService } from '../audit/service.js';
-import type { ClaimRelease, UserNotifier } from '../reviews/types.js';
+import type { ClaimRelease, UserNotifier } from '../../review/decisions.js';
+import type { ReviewDesk } from '../../review/desk.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { depositRoutes } from './routes.js';
@@ -23,9 +24,11 @@ export function createDepositsModule(
     audit: AuditService;
     claims: ClaimRelease;
     notifier: UserNotifier;
+    desk: ReviewDesk;
   },
 ) {
-  const service = new DepositsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, ...services });
+  const { desk, ...rest } = services;
+  const service = new DepositsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, ...rest });
   const runsSweeper = deps.config.role !== 'gateway';
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
@@ -37,7 +40,7 @@ export function createDepositsModule(
   const module: Module & { service: DepositsService } = {
     name: 'deposits',
     service,
-    routes: depositRoutes(service),
+    routes: depositRoutes(service, desk),
     seed: () => seedDepositChannels(deps.database.db),
     start: async () => {
       if (!runsSweeper) return;

@@ -23,6 +23,7 @@ import { idempotentRequest } from '../../db/idempotency.js';
 import { ok, parse } from '../../http/envelope.js';
 import { allow, requireOperator } from '../../http/operator.js';
 import { idempotencyKeyOf, perSession, requestInput, requireRealUser } from '../../http/requests.js';
+import { queuePage, type ReviewDesk } from '../../review/desk.js';
 import { presentCoinChannel, presentDeposit, presentOperatorDeposit, presentWireChannel } from './present.js';
 import { DEPOSIT_PAGE_SIZE, type DepositRecord, type DepositsService } from './service.js';
 
@@ -35,8 +36,8 @@ export const DEPOSIT_ADMIN_PATHS = {
   void: '/admin/api/deposits/:id/void',
 } as const;
 
-/** The operators' queue query (the list itself is served by the reviews module, with claims and user summaries). */
-export const ZDepositQueueQuery = pageQuery.extend({
+/** The operators' queue: a status (unchecked by default) and, optionally, one user's records. */
+const ZDepositQueueQuery = pageQuery.extend({
   status: intFromInput('deposit_status_invalid', (number) =>
     number
       .min(DepositStatus.unchecked, { error: 'deposit_status_invalid' })
@@ -47,7 +48,7 @@ export const ZDepositQueueQuery = pageQuery.extend({
 const ZApproveRequest = z.object({ credited_amount: ZCashierAmount.optional() });
 const ZDecisionReason = decisionRequest('deposit_reason_required', 200);
 
-export function depositRoutes(deposits: DepositsService) {
+export function depositRoutes(deposits: DepositsService, desk: ReviewDesk) {
   const operatorView = (record: DepositRecord, request: FastifyRequest): OperatorDepositView =>
     presentOperatorDeposit(record, request.lang, deposits.proofUrl(record.proofUploadId));
 
@@ -100,6 +101,17 @@ export function depositRoutes(deposits: DepositsService) {
         page,
         page_size: DEPOSIT_PAGE_SIZE,
       });
+    });
+
+    app.get(DEPOSIT_ADMIN_PATHS.list, allow('finance'), async (request) => {
+      requireOperator(request);
+      const query = parse(ZDepositQueueQuery, request.query);
+      const userId = await desk.userOfUid(query.uid);
+      if (userId === null) return ok(request, queuePage([], 0, query.page, DEPOSIT_PAGE_SIZE));
+      const queue = await deposits.queue(query.status, query.page, userId);
+      const contextOf = await desk.contextOf('deposits', queue.rows);
+      const data = queue.rows.map((record) => ({ ...operatorView(record, request), ...contextOf(record) }));
+      return ok(request, queuePage(data, queue.total, query.page, DEPOSIT_PAGE_SIZE));
     });
 
     app.post(DEPOSIT_ADMIN_PATHS.approve, allow('finance'), async (request) => {

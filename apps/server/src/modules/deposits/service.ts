@@ -22,7 +22,7 @@ import { cashierEvents, depositChannels, deposits, users } from '../../db/schema
 import type { EventBus } from '../../realtime/bus.js';
 import { translate } from '../../i18n/catalog.js';
 import type { AuditService } from '../audit/service.js';
-import type { ClaimRelease, Decider, UserNotifier } from '../reviews/types.js';
+import type { ClaimRelease, Decider, UserNotifier } from '../../review/decisions.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { announceWalletChange } from '../wallet/notices.js';

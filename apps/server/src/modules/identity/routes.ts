@@ -1,9 +1,17 @@
-import { ApiPath, ZIdentityRejectRequest, ZIdentityUserParams, ZRealNameRequest } from '@pipwise/domain';
+import {
+  ApiPath,
+  positiveIntId,
+  ZIdentityListQuery,
+  ZIdentityRejectRequest,
+  ZIdentityUserParams,
+  ZRealNameRequest,
+} from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
 import { ok, parse } from '../../http/envelope.js';
 import { allow, requireOperator } from '../../http/operator.js';
 import { requireRealUser } from '../../http/requests.js';
-import type { IdentityService } from './service.js';
+import { queuePage, type ReviewDesk } from '../../review/desk.js';
+import { IDENTITY_PAGE_SIZE, type IdentityService } from './service.js';
 
 /** Operator API of the review queue (paths ours; the back office calls them). */
 export const IdentityAdminPath = {
@@ -13,7 +21,12 @@ export const IdentityAdminPath = {
   cardId: '/admin/api/kyc/:userId/card_id',
 } as const;
 
-export function identityRoutes(identity: IdentityService) {
+const ZKycQueueQuery = ZIdentityListQuery.extend({ uid: positiveIntId('uid_invalid').optional() });
+
+/** A real-name record is keyed by its user: the item claimed is the user. */
+const queueItem = (row: { user_id: number }) => ({ id: row.user_id, userId: row.user_id });
+
+export function identityRoutes(identity: IdentityService, desk: ReviewDesk) {
   return (app: FastifyInstance) => {
     app.post(ApiPath.realName, async (request) => {
       const { userId } = requireRealUser(request);
@@ -24,6 +37,29 @@ export function identityRoutes(identity: IdentityService) {
     app.get(ApiPath.realNameCenter, async (request) => {
       const { userId } = requireRealUser(request);
       return ok(request, await identity.center(userId));
+    });
+
+    app.get(IdentityAdminPath.list, allow('compliance'), async (request) => {
+      requireOperator(request);
+      const query = parse(ZKycQueueQuery, request.query);
+      const userId = await desk.userOfUid(query.uid);
+      const list =
+        userId === null
+          ? queuePage([], 0, query.page, IDENTITY_PAGE_SIZE)
+          : await identity.list(query.status, query.page, userId);
+      const contextOf = await desk.contextOf('kyc', list.data.map(queueItem));
+      const data = list.data.map((row) => {
+        const context = contextOf(queueItem(row));
+        return {
+          ...row,
+          uid: context.user?.uid ?? null,
+          card_id_masked: row.card_id,
+          front_url: row.front_pic,
+          reverse_url: row.reverse_pic,
+          ...context,
+        };
+      });
+      return ok(request, { ...list, data });
     });
 
     app.post(IdentityAdminPath.approve, allow('compliance'), async (request) => {

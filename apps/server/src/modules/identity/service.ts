@@ -18,7 +18,7 @@ import type { Db, Executor } from '../../db/client.js';
 import { realNameRecords } from '../../db/schema.js';
 import { translate } from '../../i18n/catalog.js';
 import type { AuditService } from '../audit/service.js';
-import type { ClaimRelease, Decider, UserNotifier } from '../reviews/types.js';
+import type { ClaimRelease, Decider, UserNotifier } from '../../review/decisions.js';
 import { openCardId, sealCardId } from './seal.js';
 
 export const IDENTITY_PAGE_SIZE = 20;

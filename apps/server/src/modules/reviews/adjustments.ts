@@ -9,7 +9,7 @@ import { translate } from '../../i18n/catalog.js';
 import type { AuditService } from '../audit/service.js';
 import { announceWalletChange } from '../wallet/notices.js';
 import type { WalletService } from '../wallet/service.js';
-import type { CheckerRule, Decider, UserNotifier } from './types.js';
+import type { CheckerRule, Decider, UserNotifier } from '../../review/decisions.js';
 
 export const ADJUSTMENT_PAGE_SIZE = 20;
 

@@ -2,7 +2,8 @@ import type { CoreDeps, Module } from '../../context.js';
 import { IdempotencyStore } from '../../db/idempotency.js';
 import { deriveKey } from '../../secret.js';
 import type { AuditService } from '../audit/service.js';
-import type { CheckerRule, ClaimRelease } from '../reviews/types.js';
+import type { CheckerRule, ClaimRelease } from '../../review/decisions.js';
+import type { ReviewDesk } from '../../review/desk.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { WithdrawRates, type MarketRates } from './rates.js';
@@ -30,10 +31,11 @@ export function createWithdrawalsModule(
     audit: AuditService;
     claims: ClaimRelease;
     fourEyes: CheckerRule;
+    desk: ReviewDesk;
   },
 ) {
   const { db } = deps.database;
-  const { market, ...rest } = services;
+  const { market, desk, ...rest } = services;
   const rates = new WithdrawRates({
     market,
     settings: services.settings,
@@ -51,7 +53,7 @@ export function createWithdrawalsModule(
   const module: Module & { service: WithdrawalsService } = {
     name: 'withdrawals',
     service,
-    routes: withdrawalRoutes(service, deps.config, deps.clock),
+    routes: withdrawalRoutes(service, desk, deps.config, deps.clock),
     seed: () => seedWithdrawCurrencies(db, deps.clock.now()),
   };
   return { service, rates, module };

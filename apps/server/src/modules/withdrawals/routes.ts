@@ -13,6 +13,7 @@ import {
   ZWithdrawListQuery,
   ZWithdrawRequest,
   type DrawMethodView,
+  type WithdrawalStatusValue,
   type WithdrawalView,
   type WithdrawCurrencyView,
   type WithdrawRulesView,
@@ -25,6 +26,7 @@ import { idempotentRequest } from '../../db/idempotency.js';
 import { ok, parse } from '../../http/envelope.js';
 import { allow, requireOperator } from '../../http/operator.js';
 import { idempotencyKeyOf, perSession, requestInput, requireRealUser } from '../../http/requests.js';
+import { queuePage, type ReviewDesk } from '../../review/desk.js';
 import { formatDateTime } from '../trading/present.js';
 import { presentCurrency, presentMethod, presentOperatorWithdrawal, presentWithdrawal } from './present.js';
 import { WITHDRAWAL_PAGE_SIZE, type Decision, type WithdrawalsService } from './service.js';
@@ -38,8 +40,8 @@ export const WITHDRAWAL_ADMIN_PATHS = {
   void: '/admin/api/withdrawals/:id/void',
 } as const;
 
-/** The operators' queue query (the list itself is served by the reviews module, with claims and user summaries). */
-export const ZWithdrawalQueueQuery = pageQuery.extend({
+/** The operators' queue: a status (unreviewed by default) and, optionally, one user's records. */
+const ZWithdrawalQueueQuery = pageQuery.extend({
   status: intFromInput('withdraw_status_query_invalid', (number) =>
     number.min(WithdrawalStatus.unreviewed, { error: 'withdraw_status_query_invalid' }).max(WithdrawalStatus.invalid, {
       error: 'withdraw_status_query_invalid',
@@ -50,7 +52,7 @@ export const ZWithdrawalQueueQuery = pageQuery.extend({
 const ZRecordPath = z.object({ id: positiveIntId('record_invalid') });
 const ZDecisionReason = decisionRequest('withdraw_reason_required', 200);
 
-export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config, clock: Clock) {
+export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDesk, config: Config, clock: Clock) {
   return (app: FastifyInstance) => {
     app.get(ApiPath.drawSymbols, WITHDRAWAL_LIMITS.read, async (request) => {
       requireRealUser(request);
@@ -117,6 +119,30 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, config: Config
       const { id } = parse(ZDeleteDrawMethodRequest, requestInput(request));
       await withdrawals.remove(userId, id);
       return ok(request, null, 'method_deleted');
+    });
+
+    app.get(WITHDRAWAL_ADMIN_PATHS.list, allow('finance'), async (request) => {
+      requireOperator(request);
+      const query = parse(ZWithdrawalQueueQuery, request.query);
+      const userId = await desk.userOfUid(query.uid);
+      if (userId === null) return ok(request, queuePage([], 0, query.page, WITHDRAWAL_PAGE_SIZE));
+      const queue = await withdrawals.queue(query.status as WithdrawalStatusValue, query.page, userId);
+      const records = queue.rows.map((row) => row.withdrawal);
+      const [contextOf, threshold, warnings] = await Promise.all([
+        desk.contextOf('withdrawals', records),
+        withdrawals.fourEyesThreshold(),
+        withdrawals.warnings(records),
+      ]);
+      const data = queue.rows.map((record) => ({
+        ...presentOperatorWithdrawal(
+          record,
+          request.lang,
+          withdrawals.needsSecondApproval(record.withdrawal, threshold),
+          warnings.get(record.withdrawal.id) ?? [],
+        ),
+        ...contextOf(record.withdrawal),
+      }));
+      return ok(request, queuePage(data, queue.total, query.page, WITHDRAWAL_PAGE_SIZE));
     });
 
     const decide = (decision: Decision, needsReason: boolean) => async (request: FastifyRequest) => {

@@ -1,11 +1,9 @@
 import { conflict } from '@pipwise/domain';
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { Clock } from '../../clock.js';
-import type { Db, Executor } from '../../db/client.js';
-import { reviewClaims } from '../../db/schema.js';
-import type { AuditService } from '../audit/service.js';
-import type { SettingsService } from '../settings/service.js';
-import type { ClaimRelease, Decider, ReviewQueue } from './types.js';
+import type { Clock } from '../clock.js';
+import type { Db, Executor } from '../db/client.js';
+import { reviewClaims } from '../db/schema.js';
+import type { ClaimRelease, Decider, ReviewQueue } from './decisions.js';
 
 export interface ClaimView {
   operator: string;
@@ -15,12 +13,36 @@ export interface ClaimView {
 const MINUTE_MS = 60_000;
 
 /**
+ * What claims need from the modules above, as the settings and audit services offer it; named here so the
+ * claims depend on no module.
+ */
+export interface ClaimDeps {
+  db: Db;
+  clock: Clock;
+  settings: { get(key: 'review_claim_minutes'): Promise<string> };
+  audit: {
+    record(
+      entry: {
+        by: { actor: string; id?: number | null };
+        action: string;
+        targetType: string;
+        targetId: string;
+        before?: unknown;
+        after?: unknown;
+        ip?: string | null;
+      },
+      executor: Executor,
+    ): Promise<void>;
+  };
+}
+
+/**
  * Who is looking at a queue item. Advisory: decisions work without a claim (and end it), so a claim
  * never blocks money, it only stops two operators from reviewing the same item unawares. A claim lasts
  * `review_claim_minutes`; once expired anyone may take it.
  */
 export class ReviewClaims implements ClaimRelease {
-  constructor(private readonly deps: { db: Db; clock: Clock; settings: SettingsService; audit: AuditService }) {}
+  constructor(private readonly deps: ClaimDeps) {}
 
   /**
    * Takes (or renews) the item for `operator`. One upsert decides: it overwrites only an expired claim

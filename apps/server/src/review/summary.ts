@@ -1,7 +1,7 @@
 import { BALANCE_DECIMALS, RealNameStatus, toJsonNumber, type Dec } from '@pipwise/domain';
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { users } from '../../db/schema.js';
+import type { Db } from '../db/client.js';
+import { users } from '../db/schema.js';
 
 /** Who a queue item belongs to, at a glance: contact, money, verification and cashier history. */
 export interface UserSummaryView {
