@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useBasicInfoQuery } from '../../api/queries/auth';
 import { Screen } from '../../components/Screen';
 import { ErrorState } from '../../components/states';
-import '../system/system.css';
+import './chat.css';
 
 /** A chat page that has not loaded by then is taken as refused (a frame blocked by its site often never says). */
 export const CHAT_LOAD_TIMEOUT_MS = 15_000;

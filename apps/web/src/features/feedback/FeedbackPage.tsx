@@ -16,7 +16,7 @@ import { Screen } from '../../components/Screen';
 import { schemaErrors } from '../../forms/schemaErrors';
 import { useSession } from '../../stores/session';
 import { Field } from '../../components/fields';
-import '../system/system.css';
+import './feedback.css';
 
 /** Feedback from anyone (docs/api.md feedback): what it is about, the text, a way to answer and, for real accounts, an image. */
 export default function FeedbackPage() {

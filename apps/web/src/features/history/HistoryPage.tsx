@@ -5,7 +5,7 @@ import { profitTone } from '../../components/market';
 import { Screen } from '../../components/Screen';
 import { PagedList } from '../../components/PagedList';
 import { formatMoney, formatNumber } from '../../i18n/format';
-import '../wallet/wallet.css';
+import './history.css';
 
 /**
  * A label per ledger type the server writes (its `LedgerType`); a type added later reads as "Other",
