@@ -1,5 +1,6 @@
 export * from './cashier.js';
 export * from './backoffice.js';
+export * from './backoffice/routes.js';
 export * from './company.js';
 export * from './contract.js';
 export * from './errors.js';
@@ -22,3 +23,4 @@ export * from './views/cashier.js';
 export * from './views/envelope.js';
 export * from './views/identity.js';
 export * from './views/trading.js';
+export * from './forms/schemaErrors.js';

@@ -1,4 +1,12 @@
-import { AppError, forbidden, type OperatorRole } from '@pipwise/domain';
+import {
+  AppError,
+  forbidden,
+  OPERATOR_ROUTE_ROLES,
+  operatorMayCall,
+  operatorRouteKey,
+  type OperatorAccess,
+  type OperatorRole,
+} from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tokenFromHeader } from './auth.js';
 
@@ -15,54 +23,65 @@ export interface OperatorPrincipal {
 /** Looks an operator session token up; null for unknown, expired, revoked or disabled. */
 export type OperatorResolver = (token: string) => Promise<OperatorPrincipal | null>;
 
-/** Which operators may call a route: roles (superadmin always may), or 'public' for login alone. */
-export type OperatorAccess = readonly OperatorRole[] | 'public';
-
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /** Roles a route still declares in its options; they must be the table's (OPERATOR_ROUTE_ROLES). */
     operatorAccess?: OperatorAccess;
   }
   interface FastifyRequest {
     operator: OperatorPrincipal | null;
   }
   interface FastifyInstance {
-    /** Every back-office route with its declared access: the role-matrix test walks them all. */
-    operatorRoutes: { method: string; url: string; access: OperatorAccess }[];
+    /** Every back-office route registered: the role-matrix test checks each is in the roles table. */
+    operatorRoutes: { method: string; url: string }[];
   }
 }
 
 export const ADMIN_API = '/admin/api';
 
+const isBackOffice = (url: string | undefined) => url !== undefined && (url.startsWith(`${ADMIN_API}/`) || url === ADMIN_API);
+
+/** Who may call a back-office route, from the domain's table; HEAD is its GET's. */
+const accessOf = (method: string, url: string) =>
+  OPERATOR_ROUTE_ROLES.get(operatorRouteKey(method === 'HEAD' ? 'GET' : method, url));
+
 /** Route options declaring who may call it: `app.get(path, allow('finance'), handler)`. */
 export const allow = (...roles: OperatorRole[]) => ({ config: { operatorAccess: roles } });
-export const openToOperatorsLoggingIn = () => ({ config: { operatorAccess: 'public' as const } });
+
+const sameAccess = (a: OperatorAccess, b: OperatorAccess) =>
+  a === 'public' || b === 'public' ? a === b : a.length === b.length && a.every((role) => b.includes(role));
 
 /**
- * The back office's guard. Every route under /admin/api must declare its roles (the server refuses to
- * start otherwise), and before its handler runs the operator's session is resolved and the role
- * checked here, in one place. User tokens are a different kind and never resolve as operators.
+ * The back office's guard. Who may call each route under /admin/api is the domain's one table
+ * (OPERATOR_ROUTE_ROLES): a route missing from it, or declaring other roles, stops the server at start.
+ * Before a route's handler runs the operator's session is resolved and the role checked here, in one
+ * place. User tokens are a different kind and never resolve as operators.
  */
 export function registerOperatorAuth(app: FastifyInstance, resolve: OperatorResolver) {
   app.decorate('operatorRoutes', []);
   app.decorateRequest('operator', null);
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(`${ADMIN_API}/`) && route.url !== ADMIN_API) return;
-    const access = route.config?.operatorAccess;
-    if (!access) throw new Error(`${[route.method].flat().join(',')} ${route.url} declares no operator roles`);
+    if (!isBackOffice(route.url)) return;
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') app.operatorRoutes.push({ method, url: route.url, access });
+      const access = accessOf(method, route.url);
+      if (!access) throw new Error(`${method} ${route.url} is not in the operator roles table (OPERATOR_ROUTE_ROLES)`);
+      const declared = route.config?.operatorAccess;
+      if (declared && !sameAccess(declared, access)) {
+        throw new Error(`${method} ${route.url} declares other roles than the operator roles table`);
+      }
+      if (method !== 'HEAD') app.operatorRoutes.push({ method, url: route.url });
     }
   });
   app.addHook('preHandler', async (request) => {
-    const access = request.routeOptions.config.operatorAccess;
-    if (!access) return;
+    const url = request.routeOptions.url;
+    if (!isBackOffice(url)) return;
+    const access = accessOf(request.method, url!);
+    if (!access) throw forbidden('operator_role_forbidden');
     const token = tokenFromHeader(request.headers.authorization);
     request.operator = token ? await resolve(token) : null;
     if (access === 'public') return;
     if (!request.operator) throw new AppError('notLoggedIn', 'operator_not_logged_in');
-    if (request.operator.role !== 'superadmin' && !access.includes(request.operator.role)) {
-      throw forbidden('operator_role_forbidden');
-    }
+    if (!operatorMayCall(access, request.operator.role)) throw forbidden('operator_role_forbidden');
   });
 }
 

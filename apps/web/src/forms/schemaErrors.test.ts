@@ -4,7 +4,7 @@ import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import de from '../i18n/locales/de.json';
 import en from '../i18n/locales/en.json';
-import { schemaErrors, type FormSchema } from './schemaErrors';
+import { schemaErrors, type FormSchema } from '@pipwise/domain';
 
 const i18n = createInstance();
 await i18n.init({ lng: 'en', resources: { en: { translation: en }, de: { translation: de } }, fallbackLng: false });

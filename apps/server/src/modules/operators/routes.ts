@@ -2,7 +2,7 @@ import { ChangeStatus, invalid, OPERATOR_ROLES, withUnsafeCharactersReplaced } f
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ok } from '../../http/envelope.js';
-import { allow, openToOperatorsLoggingIn, requireOperator } from '../../http/operator.js';
+import { requireOperator } from '../../http/operator.js';
 import { presentChange, type ApprovalsService } from './approvals.js';
 import type { Captcha } from './module.js';
 import { OPERATOR_PASSWORD_MIN_LENGTH, type OperatorsService, type OperatorView } from './service.js';
@@ -45,17 +45,17 @@ const enoughPassword = (password: string) => [...password].length >= OPERATOR_PA
 export function operatorRoutes(operators: OperatorsService, approvals: ApprovalsService, captcha: Captcha) {
   return (app: FastifyInstance) => {
     /** The accounts' captcha, for a login that has to step up. */
-    app.get('/admin/api/captcha', openToOperatorsLoggingIn(), async (request) => ok(request, await captcha.issue()));
+    app.get('/admin/api/captcha', async (request) => ok(request, await captcha.issue()));
 
     /** The enrolment link's first step: the new operator's TOTP secret, for their authenticator app. */
-    app.post('/admin/api/enrolment/begin', openToOperatorsLoggingIn(), async (request) => {
+    app.post('/admin/api/enrolment/begin', async (request) => {
       const parsed = z.object({ token: enrolmentToken }).safeParse(request.body);
       if (!parsed.success) throw invalid('operator_enrolment_invalid');
       return ok(request, await operators.beginEnrolment(parsed.data.token));
     });
 
     /** The enrolment's end: their own password and a code of that secret; answers a session, as a login does. */
-    app.post('/admin/api/enrolment/finish', openToOperatorsLoggingIn(), async (request) => {
+    app.post('/admin/api/enrolment/finish', async (request) => {
       const parsed = enrolBody.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_enrolment_invalid');
       if (!enoughPassword(parsed.data.password))
@@ -67,14 +67,14 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
       return ok(request, session);
     });
 
-    app.get('/admin/api/changes', allow('superadmin'), async (request) => {
+    app.get('/admin/api/changes', async (request) => {
       requireOperator(request);
       const parsed = changesQuery.safeParse(request.query ?? {});
       const status = parsed.success && parsed.data.status !== undefined ? Number(parsed.data.status) : ChangeStatus.waiting;
       return ok(request, (await approvals.list(status)).map(presentChange));
     });
 
-    app.post('/admin/api/changes/:id/approve', allow('superadmin'), async (request) => {
+    app.post('/admin/api/changes/:id/approve', async (request) => {
       const operator = requireOperator(request);
       const { change, result } = await approvals.approve(idOf(request.params, 'change_not_found'), {
         ...operator,
@@ -83,13 +83,13 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
       return ok(request, { change: presentChange(change), result }, 'change_approved');
     });
 
-    app.post('/admin/api/changes/:id/reject', allow('superadmin'), async (request) => {
+    app.post('/admin/api/changes/:id/reject', async (request) => {
       const operator = requireOperator(request);
       const change = await approvals.reject(idOf(request.params, 'change_not_found'), { ...operator, ip: request.ip });
       return ok(request, { change: presentChange(change) }, 'change_rejected');
     });
 
-    app.post('/admin/api/login', openToOperatorsLoggingIn(), async (request) => {
+    app.post('/admin/api/login', async (request) => {
       const parsed = loginBody.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_login_failed');
       const session = await operators.login(parsed.data, {
@@ -99,17 +99,17 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
       return ok(request, session);
     });
 
-    app.get('/admin/api/me', allow(...OPERATOR_ROLES), async (request) => {
+    app.get('/admin/api/me', async (request) => {
       const { id, email, role } = requireOperator(request);
       return ok(request, { id, email, role });
     });
 
-    app.post('/admin/api/logout', allow(...OPERATOR_ROLES), async (request) => {
+    app.post('/admin/api/logout', async (request) => {
       await operators.logout(requireOperator(request), request.ip);
       return ok(request, null);
     });
 
-    app.post('/admin/api/me/password', allow(...OPERATOR_ROLES), async (request) => {
+    app.post('/admin/api/me/password', async (request) => {
       const operator = requireOperator(request);
       const parsed = passwordBody.safeParse(request.body);
       if (!parsed.success || !enoughPassword(parsed.data.password)) {
@@ -119,7 +119,7 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
       return ok(request, null);
     });
 
-    app.get('/admin/api/me/sessions', allow(...OPERATOR_ROLES), async (request) => {
+    app.get('/admin/api/me/sessions', async (request) => {
       const sessions = await operators.sessions(requireOperator(request));
       return ok(
         request,
@@ -134,17 +134,17 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
       );
     });
 
-    app.delete('/admin/api/me/sessions/:id', allow(...OPERATOR_ROLES), async (request) => {
+    app.delete('/admin/api/me/sessions/:id', async (request) => {
       const operator = requireOperator(request);
       await operators.revokeOwnSession(operator, idOf(request.params, 'operator_session_not_found'), request.ip);
       return ok(request, null);
     });
 
-    app.get('/admin/api/operators', allow('superadmin'), async (request) => {
+    app.get('/admin/api/operators', async (request) => {
       return ok(request, (await operators.list()).map(view));
     });
 
-    app.post('/admin/api/operators', allow('superadmin'), async (request) => {
+    app.post('/admin/api/operators', async (request) => {
       const operator = requireOperator(request);
       const parsed = operatorBody.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_input_invalid');
@@ -153,22 +153,22 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
       return ok(request, added);
     });
 
-    app.post('/admin/api/operators/:id/disable', allow('superadmin'), async (request) => {
+    app.post('/admin/api/operators/:id/disable', async (request) => {
       const operator = requireOperator(request);
       return ok(request, view(await operators.disable(idOf(request.params, 'operator_not_found'), operator, request.ip)));
     });
 
-    app.post('/admin/api/operators/:id/enable', allow('superadmin'), async (request) => {
+    app.post('/admin/api/operators/:id/enable', async (request) => {
       const operator = requireOperator(request);
       return ok(request, view(await operators.enable(idOf(request.params, 'operator_not_found'), operator, request.ip)));
     });
 
-    app.post('/admin/api/operators/:id/reset', allow('superadmin'), async (request) => {
+    app.post('/admin/api/operators/:id/reset', async (request) => {
       const operator = requireOperator(request);
       return ok(request, await operators.reset(idOf(request.params, 'operator_not_found'), operator, request.ip));
     });
 
-    app.put('/admin/api/operators/:id/role', allow('superadmin'), async (request) => {
+    app.put('/admin/api/operators/:id/role', async (request) => {
       const operator = requireOperator(request);
       const id = idOf(request.params, 'operator_not_found');
       const parsed = roleBody.safeParse(request.body);

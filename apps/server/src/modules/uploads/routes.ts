@@ -5,7 +5,6 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { requireUser, tokenFromHeader, type TokenResolver } from '../../http/auth.js';
 import { ok, parse } from '../../http/envelope.js';
-import { allow } from '../../http/operator.js';
 import { acceptUploads, type UploadedFile } from '../../http/uploads.js';
 import { translate } from '../../i18n/catalog.js';
 import type { UploadContent, UploadsService } from './service.js';
@@ -95,7 +94,7 @@ export function uploadRoutes(deps: { uploads: UploadsService; resolveToken: Toke
       },
     );
 
-    app.get(OPERATOR_UPLOAD_PATH, allow('finance', 'compliance', 'support'), async (request, reply) => {
+    app.get(OPERATOR_UPLOAD_PATH, async (request, reply) => {
       const { id } = request.params as { id: string };
       return sendImage(reply, await uploads.read(id), 'no-store');
     });

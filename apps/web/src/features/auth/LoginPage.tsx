@@ -1,4 +1,4 @@
-import { ZLoginRequest } from '@pipwise/domain';
+import { ZLoginRequest, schemaErrors } from '@pipwise/domain';
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,8 +6,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDemoMutation, useLoginMutation } from '../../api/queries/auth';
 import { Paths, safeReturnPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
-import { schemaErrors } from '../../forms/schemaErrors';
 import { CaptchaField, Field, TextInput, useCaptcha } from '../../components/fields';
+import './auth.css';
 
 export default function LoginPage() {
   const { t } = useTranslation();

@@ -1,5 +1,4 @@
-import { dec, type CoinChannelView, type WireChannelView } from '@pipwise/domain';
-import { schemaErrors, type FormSchema } from '../../forms/schemaErrors';
+import { dec, schemaErrors, type CoinChannelView, type WireChannelView, type FormSchema } from '@pipwise/domain';
 
 type Translate = (keys: string | string[], values?: Record<string, string>) => string;
 type Limits = Pick<CoinChannelView | WireChannelView, 'min_amount' | 'max_amount'>;

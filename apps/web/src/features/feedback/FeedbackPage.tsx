@@ -3,6 +3,7 @@ import {
   FEEDBACK_CONTACT_MAX,
   FEEDBACK_TEXT_MAX,
   ZFeedbackRequest,
+  schemaErrors,
   type FeedbackCategory,
 } from '@pipwise/domain';
 import { Button, Input, Result, Selector, TextArea } from 'antd-mobile';
@@ -13,7 +14,6 @@ import { useSubmitFeedbackMutation, type FeedbackForm } from '../../api/queries/
 import { Paths } from '../../routing/paths';
 import { ImageUpload } from '../../components/ImageUpload';
 import { Screen } from '../../components/Screen';
-import { schemaErrors } from '../../forms/schemaErrors';
 import { useSession } from '../../stores/session';
 import { Field } from '../../components/fields';
 import './feedback.css';

@@ -1,5 +1,4 @@
-import { ZRealNameRequest } from '@pipwise/domain';
-import { schemaErrors } from '../../forms/schemaErrors';
+import { ZRealNameRequest, schemaErrors } from '@pipwise/domain';
 
 /** The form's fields: the name, the ID number and one upload id per side of the document. */
 export interface RealNameForm {

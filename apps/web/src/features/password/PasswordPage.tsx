@@ -1,4 +1,4 @@
-import { AccountType, ZAmendPasswordRequest } from '@pipwise/domain';
+import { AccountType, ZAmendPasswordRequest, schemaErrors } from '@pipwise/domain';
 import { Button, Tabs, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,6 @@ import { useNavigate } from 'react-router';
 import { useAmendPasswordMutation, usePasswordCodeMutation } from '../../api/queries/password';
 import { Paths } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
-import { schemaErrors } from '../../forms/schemaErrors';
 import { useSession } from '../../stores/session';
 import { CodeButton } from '../../components/CodeButton';
 import { CaptchaField, Field, TextInput, useCaptcha } from '../../components/fields';

@@ -1,4 +1,4 @@
-import { CashierType, dec, ZWithdrawRequest, type CashierTypeValue, type DrawMethodView } from '@pipwise/domain';
+import { CashierType, dec, ZWithdrawRequest, schemaErrors, type CashierTypeValue, type DrawMethodView } from '@pipwise/domain';
 import { Button, Dialog, Input, Radio, Toast } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,6 @@ import { Paths, withdrawWayPath } from '../../routing/paths';
 import { PriceInput } from '../../components/PriceInput';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
-import { schemaErrors } from '../../forms/schemaErrors';
 import { formatDateTime, formatMoney } from '../../i18n/format';
 import { Field } from '../../components/fields';
 import { amountProblem, estimateTexts, rateTexts } from './quote';

@@ -1,4 +1,4 @@
-import { CashierType, ZBindDrawMethodRequest, type CashierTypeValue } from '@pipwise/domain';
+import { CashierType, ZBindDrawMethodRequest, schemaErrors, type CashierTypeValue } from '@pipwise/domain';
 import { Button, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,6 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useBindDrawMethodMutation, useWithdrawCurrenciesQuery } from '../../api/queries/withdraw';
 import { Paths } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
-import { schemaErrors } from '../../forms/schemaErrors';
 import { formatDateTime } from '../../i18n/format';
 import { Field, TextInput } from '../../components/fields';
 import { cashierTypeOf, CurrencyPicker, Section } from './shared';

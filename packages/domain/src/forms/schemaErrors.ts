@@ -1,4 +1,4 @@
-/** What the forms use of a zod schema; structural, so the app needs no zod of its own. */
+/** What the forms use of a zod schema; structural, so an app needs no zod of its own. */
 export interface FormSchema {
   safeParse(
     input: unknown,
