@@ -2,7 +2,7 @@ import { ApiPath, type OrderView } from '@pipwise/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, users } from '../src/db/schema.js';
-import { hashPassword } from '../src/modules/accounts/secrets.js';
+import { hashPassword } from '../src/security/secrets.js';
 import { expectLedgerInvariants, type Trader } from './factories.js';
 import { DB_KINDS } from './harness.js';
 import { startWithdrawalServer, type WithdrawalServer } from './withdrawals-helpers.js';

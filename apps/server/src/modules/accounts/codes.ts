@@ -4,8 +4,8 @@ import { and, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { settings, verificationCodes } from '../../db/schema.js';
-import { addressKey, FailureLimiter, tooManyRequests } from './limiter.js';
-import { newVerificationCode } from './secrets.js';
+import { addressKey, FailureLimiter, tooManyRequests } from '../../security/limiter.js';
+import { newVerificationCode } from './identifiers.js';
 
 export type Channel = 'email' | 'sms';
 

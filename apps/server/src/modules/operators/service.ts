@@ -9,8 +9,8 @@ import { operatorSessions, operators } from '../../db/schema.js';
 import type { OperatorPrincipal } from '../../http/operator.js';
 import { seal, unseal } from '../../sealing.js';
 import { deriveKey } from '../../secret.js';
-import { addressKey, FailureLimiter, tooManyRequests } from '../accounts/limiter.js';
-import { hashPassword, sha256Hex, verifyPassword } from '../accounts/secrets.js';
+import { addressKey, FailureLimiter, tooManyRequests } from '../../security/limiter.js';
+import { hashPassword, sha256Hex, verifyPassword } from '../../security/secrets.js';
 import type { AuditActor, AuditService } from '../audit/service.js';
 import type { ApprovalsService, ChangeSigner, PendingChangeRow } from './approvals.js';
 

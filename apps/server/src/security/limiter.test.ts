@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../clock.js';
-import { openDatabase, type Database } from '../../db/client.js';
-import { loginFailures } from '../../db/schema.js';
+import { ManualClock } from '../clock.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { loginFailures } from '../db/schema.js';
 import { addressKey, FailureLimiter } from './limiter.js';
 
 describe('addressKey', () => {

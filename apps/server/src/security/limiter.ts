@@ -1,8 +1,8 @@
 import { AppError } from '@pipwise/domain';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/client.js';
-import { loginFailures } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/client.js';
+import { loginFailures } from '../db/schema.js';
 
 /**
  * The address a per-address limit counts: an IPv4 address as is, an IPv6 one by its /64, since one
