@@ -96,8 +96,8 @@ describe.each(DB_KINDS)('balance adjustments on %s', (kind) => {
     expect((await decide('approve', id, 'carol')).code).toBe(1009);
     expect((await decide('reject', id, 'carol', { reason: 'Too late' })).code).toBe(1009);
     // Told once, in their language, with the operator's reason as written.
-    expect(await adjustmentMails(trader, '您的 Pipwise 餘額已調整')).toEqual([
-      '我們的團隊已將 50.25 USD 加入您的餘額。原因：Compensation for outage',
+    expect(await adjustmentMails(trader, '你的 Pipwise 餘額已調整')).toEqual([
+      '我們的團隊已將 50.25 USD 加入你的餘額。原因：Compensation for outage',
     ]);
     expect(await auditOf(server.database.db, 'adjustment', id)).toMatchObject([
       {

@@ -62,7 +62,7 @@ describe.each(DB_KINDS)('catalogue: instruments and categories on %s', (kind) =>
       [{ min_lots: '60' }, 1001, 'The minimum lots (60) must not be more than the maximum lots (50).'],
       [{ min_lots: 5, max_lots: 1 }, 1001, 'The minimum lots (5) must not be more than the maximum lots (1).'],
       [{ enabled: 'no' }, 1001, 'Enabled must be true or false.'],
-      [{ sort: 1.5 }, 1001, 'The order must be a whole number from -1000000 to 1000000.'],
+      [{ sort: 1.5 }, 1001, 'The sort order must be a whole number from -1000000 to 1000000.'],
       [{ name: '  ' }, 1001, 'The name must be 1 to 100 characters.'],
       [{}, 1001, 'Nothing to change: name at least one field.'],
       [{ code: 'HACKED' }, 1001, 'Nothing to change: name at least one field.'],
@@ -211,7 +211,7 @@ describe.each(DB_KINDS)('catalogue: instruments and categories on %s', (kind) =>
       ],
       ['POST', { slug: 'forex', names }, 1009, 'A category with the slug forex already exists.'],
       ['PUT', { slug: 'forex' }, 1009, 'A category with the slug forex already exists.'],
-      ['PUT', { sort: 'top' }, 1001, 'The order must be a whole number from -1000000 to 1000000.'],
+      ['PUT', { sort: 'top' }, 1001, 'The sort order must be a whole number from -1000000 to 1000000.'],
     ];
     for (const [method, body, code, msg] of cases) {
       const path = method === 'POST' ? '/admin/api/categories' : `/admin/api/categories/${created.data.id}`;

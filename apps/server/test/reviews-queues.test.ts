@@ -173,7 +173,7 @@ describe.each(DB_KINDS)('review queues on %s', (kind) => {
       after: { status: 1, amount: '300.00', credited_amount: '299.50', reason: null },
     });
     const mail = await mailTo(server.database.db, trader.userId);
-    expect(mail).toMatchObject([{ channel: 'email', subject: `您的 Pipwise 入金 #${id}` }]);
+    expect(mail).toMatchObject([{ channel: 'email', subject: `你的 Pipwise 入金 #${id}` }]);
     expect(mail[0]!.body).toContain('299.50 USD');
 
     const summary = await server.call<Page<QueueItem>>('GET', '/admin/api/deposits?status=1', { headers: await finance() });
@@ -301,7 +301,7 @@ describe.each(DB_KINDS)('review queues on %s', (kind) => {
       'Your identity has been verified. Thank you.',
     ]);
     expect((await mailTo(server.database.db, ben.userId)).map((message) => message.body)).toEqual([
-      'Your identity verification was not accepted. Reason: The photo is blurred. You can submit it again in the app.',
+      'Your real-name verification was not accepted. Reason: The photo is blurred. You can submit it again in the app.',
     ]);
   });
 });

@@ -1,4 +1,5 @@
-import { GLOSSARY, glossaryProblems, LANGUAGES } from '@pipwise/domain';
+import { LANGUAGES } from '@pipwise/domain';
+import { GLOSSARY, glossaryProblems } from '@pipwise/domain/test-support/glossary';
 import { describe, expect, it } from 'vitest';
 
 type Tree = Record<string, Record<string, string>>;
@@ -20,8 +21,8 @@ const englishOf = (key: string) =>
     .join(' ');
 
 /**
- * The app names every trading concept with the same term as the server: the shared glossary's, in its
- * variety and register (hk Hong Kong usage, pt Brazilian, spa tú).
+ * The app names every concept with the same term as the server and the back office: the shared
+ * glossary's, in its variety and register (hk Hong Kong usage, pt Brazilian, spa tú).
  */
 describe('web locales follow the glossary', () => {
   it.each([...LANGUAGES])('%s uses its glossary terms and none of its forbidden variants', (language) => {

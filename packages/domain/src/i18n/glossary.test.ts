@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../languages.js';
-import { GLOSSARY, glossaryProblems } from './glossary.js';
+import { GLOSSARY, glossaryProblems } from '../../test-support/glossary.js';
 
 describe('glossary', () => {
   it.each([...LANGUAGES])('%s forbids none of its own terms', (language) => {
@@ -20,6 +20,28 @@ describe('glossary', () => {
     ]);
     expect(glossaryProblems('spa', 'Please enter your password', 'Introduzca su contraseña')).toHaveLength(2);
     expect(glossaryProblems('spa', 'Please enter your password', 'Introduce tu contraseña')).toEqual([]);
+  });
+
+  it('holds one term for each concept the app and the server once named two ways', () => {
+    expect(glossaryProblems('de', 'Payout method deleted', 'Zahlungsweg gelöscht')).toEqual([
+      'payout_method: expected "Auszahlungsmethode"',
+      'forbidden "Zahlungsweg"',
+    ]);
+    expect(glossaryProblems('kr', 'Your Pipwise identity verification', 'Pipwise 본인 인증')).toEqual([
+      'real_name_verification: expected "실명 인증"',
+      'forbidden "본인 인증"',
+    ]);
+    expect(glossaryProblems('en', 'Your Pipwise identity verification', 'Your Pipwise identity verification')).toEqual([
+      'real_name_verification: expected "real-name verification"',
+      'forbidden "identity verification"',
+    ]);
+    expect(glossaryProblems('tr', 'Locked', 'Bloke')).toEqual(['locked_funds: expected "kilitli"', 'forbidden "Bloke"']);
+    expect(glossaryProblems('spa', 'Add bank account', 'Añadir cuenta bancaria')).toEqual(['forbidden "Añad"']);
+    expect(glossaryProblems('hk', 'Thank you for your feedback', '多謝您的意見')).toEqual(['forbidden "您"']);
+    expect(glossaryProblems('it', '1 (white label)', '1 (white label)')).toEqual([
+      'white_label: expected "marchio del partner"',
+      'forbidden "white label"',
+    ]);
   });
 
   it('accepts inflected forms and ignores Arabic diacritics', () => {
