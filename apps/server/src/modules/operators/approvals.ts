@@ -47,6 +47,11 @@ export class ApprovalsService {
 
   constructor(private readonly deps: { db: Db; clock: Clock; audit: AuditService; fourEyes: FourEyes }) {}
 
+  /** A change as operators read it, for the modules that propose one (settings). */
+  present(row: PendingChangeRow): PendingChangeView {
+    return presentChange(row);
+  }
+
   register(kind: string, handler: ChangeKind) {
     this.kinds.set(kind, handler);
   }

@@ -1,4 +1,4 @@
-import { dec } from '@pipwise/domain';
+import { dec, type PendingChangeView } from '@pipwise/domain';
 import { inArray, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Tx } from '../../db/client.js';
@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
 import type { Operator } from '../../http/operator.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { AuditService } from '../audit/service.js';
-import type { ApprovalsService, ChangeSigner, PendingChangeRow } from '../operators/approvals.js';
+import type { ApprovalsService, ChangeSigner } from '../operators/approvals.js';
 
 declare module '../../realtime/bus.js' {
   interface BusEvents {
@@ -128,13 +128,17 @@ export class SettingsService {
 
   /**
    * A superadmin's change: applied at once, unless one of its keys weakens a control (`weakenedControls`),
-   * when the whole change waits for a second superadmin (`pending`) and nothing is written yet.
+   * when the whole change waits for a second superadmin (`pending`, as operators read it) and nothing is
+   * written yet.
    */
-  async change(changes: Partial<Record<SettingKey, string>>, by: ChangeSigner): Promise<{ pending: PendingChangeRow | null }> {
+  async change(changes: Partial<Record<SettingKey, string>>, by: ChangeSigner): Promise<{ pending: PendingChangeView | null }> {
     const keys = Object.keys(changes) as SettingKey[];
     if (keys.length === 0) return { pending: null };
     const weakened = weakenedControls(changes, await this.read());
-    if (weakened.length > 0) return { pending: await this.deps.approvals.propose('settings', { changes, weakened }, by) };
+    if (weakened.length > 0) {
+      const proposed = await this.deps.approvals.propose('settings', { changes, weakened }, by);
+      return { pending: this.deps.approvals.present(proposed) };
+    }
     await this.update(changes, by, by.ip ?? '');
     return { pending: null };
   }
