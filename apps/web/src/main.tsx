@@ -6,7 +6,7 @@ import { markDesktop } from './app/desktop';
 import { router } from './app/router';
 import { setupApp } from './app/setup';
 import { initI18n } from './i18n';
-import './styles.css';
+import './base.css';
 import './app/desktop.css';
 
 markDesktop();

@@ -11,6 +11,7 @@ import { CompanySite } from '../company/CompanySite';
 import { useSession } from '../stores/session';
 import { loginPath, Paths } from '../routing/paths';
 import { TABS } from './tabs';
+import './shell.css';
 
 /**
  * The frame of every route: the live socket (and the signed-in user's order events), the tab screens kept alive (scroll, chosen tab and loaded

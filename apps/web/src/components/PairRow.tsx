@@ -4,6 +4,7 @@ import type { TradePair } from '../api/types';
 import { Paths } from '../routing/paths';
 import { Change, PairLogo, Price, Sparkline } from './market';
 import { useTradePrefs } from '../stores/prefs';
+import './PairRow.css';
 
 export const isOpen = (pair: TradePair) => pair.MarketStatus === 1;
 

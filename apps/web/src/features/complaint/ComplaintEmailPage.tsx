@@ -4,6 +4,7 @@ import { useBasicInfoQuery } from '../../api/queries/auth';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { CopyText } from '../../components/CopyText';
+import './complaint.css';
 
 /** The complaint e-mail address (docs/api.md email), from getBasicInfo's complaint_email. */
 export default function ComplaintEmailPage() {

@@ -11,6 +11,7 @@ import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { Brand } from '../../company/Brand';
 import { PairRow } from '../../components/PairRow';
+import './home.css';
 
 /** The side list of languages; loaded when first opened, so the first paint carries no popup code. */
 const LanguageSidebar = lazy(() => import('../../components/LanguageSidebar'));

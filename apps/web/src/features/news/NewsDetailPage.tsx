@@ -8,6 +8,7 @@ import { useNewsArticleQuery } from '../../api/queries/content';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatDateTime } from '../../i18n/format';
+import './news.css';
 
 const articleId = (value: string | null) => {
   const id = Number(value);

@@ -7,6 +7,7 @@ import { newsDetailPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatDateTime } from '../../i18n/format';
+import './news.css';
 
 export default function NewsPage() {
   const { t } = useTranslation();

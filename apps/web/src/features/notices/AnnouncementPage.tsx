@@ -10,6 +10,7 @@ import { announcementPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatDateTime } from '../../i18n/format';
+import './notices.css';
 
 const noticeId = (value: string | null) => {
   const id = Number(value);

@@ -11,6 +11,7 @@ import { Screen } from '../../components/Screen';
 import { formatMoney, formatProfit } from '../../i18n/format';
 import { OrderDetail } from './OrderDetail';
 import { OrderList } from './OrderList';
+import './order.css';
 
 const TABS = [
   { status: OrderStatus.holding, labelKey: 'order.holding' },

@@ -4,6 +4,7 @@ import { useLeaderboardQuery } from '../../api/queries/content';
 import { Screen } from '../../components/Screen';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatNumber, formatPercent } from '../../i18n/format';
+import './rank.css';
 
 /** The traders leaderboard (docs/api.md ranking); tapping a trader announces copy trading as coming soon. */
 export default function RankPage() {

@@ -13,6 +13,7 @@ import { useTradePrefs } from '../../stores/prefs';
 import { isOpen } from '../../components/PairRow';
 import { OrderForm } from './OrderForm';
 import { useLiveKlines } from './useLiveKlines';
+import './trade.css';
 
 const CandleChart = lazy(() => import('./CandleChart'));
 

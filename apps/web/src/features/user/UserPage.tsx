@@ -33,6 +33,7 @@ import { useViewPrefs } from '../../stores/prefs';
 import { useSession } from '../../stores/session';
 import { CopyText } from '../../components/CopyText';
 import { useLogout } from '../../components/useLogout';
+import './user.css';
 
 /** The money shortcuts under the card (docs/api.md); the account history is open to demo accounts too. */
 const SHORTCUTS: readonly { path: string; labelKey: string; icon: ReactNode }[] = [
