@@ -14,7 +14,7 @@ import {
   type WireChannelView,
 } from '@pipwise/domain';
 import { translate } from '../../i18n/catalog.js';
-import { formatDateTime } from '../trading/present.js';
+import { formatDateTime } from '../../i18n/dates.js';
 import type { CashierEventRow } from '../../db/cashier-events.js';
 import { SYSTEM_ACTOR, type DepositChannel, type DepositRecord } from './service.js';
 

@@ -20,7 +20,8 @@ import { idempotencyKeyOf, perSession, requestInput } from '../../http/requests.
 import { translate } from '../../i18n/catalog.js';
 import type { MarketService } from '../market/api.js';
 import type { WalletService } from '../wallet/service.js';
-import { formatDateTime, presentFigures, presentOrder } from './present.js';
+import { formatDateTime } from '../../i18n/dates.js';
+import { presentFigures, presentOrder } from './present.js';
 import { PAGE_SIZE } from './queries.js';
 import type { TradingService } from './service.js';
 

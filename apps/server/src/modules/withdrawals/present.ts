@@ -15,7 +15,7 @@ import {
   type WithdrawRateSource,
 } from '@pipwise/domain';
 import { translate } from '../../i18n/catalog.js';
-import { formatDateTime } from '../trading/present.js';
+import { formatDateTime } from '../../i18n/dates.js';
 import { USER_ACTOR, type EventRow, type MethodRecord, type QuotedCurrency, type WithdrawalRecord } from './service.js';
 
 const STATUS_KEYS: Record<WithdrawalStatusValue, string> = {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { conflict, dec, rejected, withdrawRateOf, type Language, type WithdrawRateSource } from '@pipwise/domain';
 import type { Clock } from '../../clock.js';
-import { formatDateTime } from '../trading/present.js';
+import { formatDateTime } from '../../i18n/dates.js';
 import type { MarketService } from '../market/api.js';
 import type { SettingsService } from '../settings/service.js';
 import type { CurrencyRow } from './service.js';
