@@ -9,7 +9,7 @@ import { registerAdminCrud } from '../../http/admin-crud.js';
 import { decimalInput, definedFields, flagInput, sortInput } from '../../http/admin-input.js';
 import type { OperatorPrincipal } from '../../http/operator.js';
 import type { AuditService } from '../audit/service.js';
-import { coinAddress } from '../withdrawals/destinations.js';
+import { coinAddress } from '../../cashier/destinations.js';
 
 type ChannelRow = typeof depositChannels.$inferSelect;
 

@@ -25,7 +25,7 @@ import type { AuditService } from '../audit/service.js';
 import type { ClaimRelease, Decider, UserNotifier } from '../../review/decisions.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
-import { announceWalletChange } from '../wallet/notices.js';
+import { announceWalletChange } from '../../cashier/notices.js';
 
 /** What deposits need of the uploads module: a proof must be the depositor's own image. */
 export interface ProofUploads {

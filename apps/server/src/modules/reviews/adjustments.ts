@@ -7,7 +7,7 @@ import { adjustments, users } from '../../db/schema.js';
 import type { EventBus } from '../../realtime/bus.js';
 import { translate } from '../../i18n/catalog.js';
 import type { AuditService } from '../audit/service.js';
-import { announceWalletChange } from '../wallet/notices.js';
+import { announceWalletChange } from '../../cashier/notices.js';
 import type { WalletService } from '../wallet/service.js';
 import type { CheckerRule, Decider, UserNotifier } from '../../review/decisions.js';
 
