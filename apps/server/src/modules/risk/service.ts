@@ -15,7 +15,7 @@ import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { deposits, orders, users, wallets, withdrawals } from '../../db/schema.js';
 import type { MarketService } from '../market/api.js';
-import { addToBook, exposureOf, type Book } from '../trading/books.js';
+import { addToBook, exposureOf, type Book } from '../../positions/books.js';
 import type { PositionWatch } from '../trading/watch.js';
 
 /** Lots are shown with the instruments' finest lot step. */

@@ -4,7 +4,7 @@ import type { EventBus } from '../../realtime/bus.js';
 import type { MarketService, Quote } from '../market/api.js';
 import type { WalletService } from '../wallet/service.js';
 import { presentTradePush } from './present.js';
-import { bookOf, exposureOf } from './books.js';
+import { bookOf, exposureOf } from '../../positions/books.js';
 import type { OrderRow, PlacedNotice, TradingService, WatchedFields } from './service.js';
 import { PositionWatch, type Trigger, type WatchedOrder } from './watch.js';
 

@@ -1,7 +1,7 @@
 import type { AccountFigures, Dec, TSetStopPriceRequest, TSubmitOrderRequest } from '@pipwise/domain';
 import type { Executor } from '../../db/client.js';
 import type { InstrumentInfo, Quote } from '../market/api.js';
-import { bookOf, exposureOf } from './books.js';
+import { bookOf, exposureOf } from '../../positions/books.js';
 import { TradingCore, type OrderOutcome, type OrderRow, type TradingDeps } from './core.js';
 import { EngineActions } from './engine-actions.js';
 import { IdempotencyKeys } from './idempotency.js';
