@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseProxyAddress, type TrustProxy } from './http/client-address.js';
 
@@ -149,4 +150,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
     appSecret: e.APP_SECRET,
   };
+}
+
+/** The builds of the web app and the back office in this checkout, which the server serves unless told otherwise. */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BUILT_APPS = { WEB_DIST: path.resolve(here, '../../web/dist'), ADMIN_DIST: path.resolve(here, '../../admin/dist') };
+
+/**
+ * The configuration from this process's environment. The server (`servesBuiltApps`) serves the
+ * checkout's builds where WEB_DIST / ADMIN_DIST are unset; the command line serves nothing.
+ */
+export function loadProcessConfig({ servesBuiltApps = false } = {}): Config {
+  return loadConfig(servesBuiltApps ? { ...BUILT_APPS, ...process.env } : process.env);
 }

@@ -1,8 +1,6 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadProcessConfig, type Config } from './config.js';
 import { DataDirInUseError, openDatabase } from './db/client.js';
 import { seedReferenceData } from './db/seed.js';
 import { createLogger } from './log.js';
@@ -14,13 +12,7 @@ import { InMemoryEventBus, RedisEventBus } from './realtime/bus.js';
 
 let config: Config;
 try {
-  config = ensureAppSecret(
-    loadConfig({
-      ...process.env,
-      WEB_DIST: process.env.WEB_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist'),
-      ADMIN_DIST: process.env.ADMIN_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../admin/dist'),
-    }),
-  );
+  config = ensureAppSecret(loadProcessConfig({ servesBuiltApps: true }));
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(`pipwise: ${error.message}`);

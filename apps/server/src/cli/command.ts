@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { systemClock } from '../clock.js';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, loadProcessConfig, type Config } from '../config.js';
 import { DataDirInUseError, openDatabase, type Database } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { AuditService } from '../modules/audit/service.js';
@@ -60,7 +60,7 @@ const noDatabase = (config: Config, exitCode: number): never =>
 export function loadCliConfig({ appSecret = false, exitCode = 1 } = {}): Config {
   let config;
   try {
-    config = loadConfig(process.env);
+    config = loadProcessConfig();
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, exitCode);
     throw error;
