@@ -1,12 +1,4 @@
-import {
-  AppError,
-  forbidden,
-  OPERATOR_ROUTE_ROLES,
-  operatorMayCall,
-  operatorRouteKey,
-  type OperatorAccess,
-  type OperatorRole,
-} from '@pipwise/domain';
+import { AppError, forbidden, OPERATOR_ROUTE_ROLES, operatorMayCall, operatorRouteKey, type OperatorRole } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tokenFromHeader } from './auth.js';
 
@@ -24,10 +16,6 @@ export interface OperatorPrincipal {
 export type OperatorResolver = (token: string) => Promise<OperatorPrincipal | null>;
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Roles a route still declares in its options; they must be the table's (OPERATOR_ROUTE_ROLES). */
-    operatorAccess?: OperatorAccess;
-  }
   interface FastifyRequest {
     operator: OperatorPrincipal | null;
   }
@@ -39,23 +27,17 @@ declare module 'fastify' {
 
 export const ADMIN_API = '/admin/api';
 
-const isBackOffice = (url: string | undefined) => url !== undefined && (url.startsWith(`${ADMIN_API}/`) || url === ADMIN_API);
+const isBackOffice = (url: string | undefined): url is string =>
+  url !== undefined && (url.startsWith(`${ADMIN_API}/`) || url === ADMIN_API);
 
-/** Who may call a back-office route, from the domain's table; HEAD is its GET's. */
-const accessOf = (method: string, url: string) =>
-  OPERATOR_ROUTE_ROLES.get(operatorRouteKey(method === 'HEAD' ? 'GET' : method, url));
-
-/** Route options declaring who may call it: `app.get(path, allow('finance'), handler)`. */
-export const allow = (...roles: OperatorRole[]) => ({ config: { operatorAccess: roles } });
-
-const sameAccess = (a: OperatorAccess, b: OperatorAccess) =>
-  a === 'public' || b === 'public' ? a === b : a.length === b.length && a.every((role) => b.includes(role));
+/** Who may call a back-office route, from the domain's table (HEAD is its GET's); undefined for any other route. */
+const accessOf = (method: string, url: string | undefined) =>
+  isBackOffice(url) ? OPERATOR_ROUTE_ROLES.get(operatorRouteKey(method === 'HEAD' ? 'GET' : method, url)) : undefined;
 
 /**
  * The back office's guard. Who may call each route under /admin/api is the domain's one table
- * (OPERATOR_ROUTE_ROLES): a route missing from it, or declaring other roles, stops the server at start.
- * Before a route's handler runs the operator's session is resolved and the role checked here, in one
- * place. User tokens are a different kind and never resolve as operators.
+ * (OPERATOR_ROUTE_ROLES): a route missing from it stops the server at start. Before a route's handler
+ * runs the operator's session is resolved and the role checked here, in one place. User tokens are a different kind and never resolve as operators.
  */
 export function registerOperatorAuth(app: FastifyInstance, resolve: OperatorResolver) {
   app.decorate('operatorRoutes', []);
@@ -65,18 +47,12 @@ export function registerOperatorAuth(app: FastifyInstance, resolve: OperatorReso
     for (const method of [route.method].flat()) {
       const access = accessOf(method, route.url);
       if (!access) throw new Error(`${method} ${route.url} is not in the operator roles table (OPERATOR_ROUTE_ROLES)`);
-      const declared = route.config?.operatorAccess;
-      if (declared && !sameAccess(declared, access)) {
-        throw new Error(`${method} ${route.url} declares other roles than the operator roles table`);
-      }
       if (method !== 'HEAD') app.operatorRoutes.push({ method, url: route.url });
     }
   });
   app.addHook('preHandler', async (request) => {
-    const url = request.routeOptions.url;
-    if (!isBackOffice(url)) return;
-    const access = accessOf(request.method, url!);
-    if (!access) throw forbidden('operator_role_forbidden');
+    const access = accessOf(request.method, request.routeOptions.url);
+    if (!access) return;
     const token = tokenFromHeader(request.headers.authorization);
     request.operator = token ? await resolve(token) : null;
     if (access === 'public') return;

@@ -21,7 +21,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { idempotentRequest } from '../../db/idempotency.js';
 import { ok, parse } from '../../http/envelope.js';
-import { allow, requireOperator } from '../../http/operator.js';
+import { requireOperator } from '../../http/operator.js';
 import { idempotencyKeyOf, perSession, requestInput, requireRealUser } from '../../http/requests.js';
 import { queuePage, type ReviewDesk } from '../../review/desk.js';
 import { presentCoinChannel, presentDeposit, presentOperatorDeposit, presentWireChannel } from './present.js';
@@ -103,7 +103,7 @@ export function depositRoutes(deposits: DepositsService, desk: ReviewDesk) {
       });
     });
 
-    app.get(DEPOSIT_ADMIN_PATHS.list, allow('finance'), async (request) => {
+    app.get(DEPOSIT_ADMIN_PATHS.list, async (request) => {
       requireOperator(request);
       const query = parse(ZDepositQueueQuery, request.query);
       const userId = await desk.userOfUid(query.uid);
@@ -114,7 +114,7 @@ export function depositRoutes(deposits: DepositsService, desk: ReviewDesk) {
       return ok(request, queuePage(data, queue.total, query.page, DEPOSIT_PAGE_SIZE));
     });
 
-    app.post(DEPOSIT_ADMIN_PATHS.approve, allow('finance'), async (request) => {
+    app.post(DEPOSIT_ADMIN_PATHS.approve, async (request) => {
       const operator = requireOperator(request);
       const { id } = parse(ZRecordIdRequest, request.params);
       const { credited_amount } = parse(ZApproveRequest, requestInput(request));
@@ -126,7 +126,7 @@ export function depositRoutes(deposits: DepositsService, desk: ReviewDesk) {
       [DEPOSIT_ADMIN_PATHS.reject, deposits.reject.bind(deposits)],
       [DEPOSIT_ADMIN_PATHS.void, deposits.void.bind(deposits)],
     ] as const) {
-      app.post(path, allow('finance'), async (request) => {
+      app.post(path, async (request) => {
         const operator = requireOperator(request);
         const { id } = parse(ZRecordIdRequest, request.params);
         const { reason, internal_note } = parse(ZDecisionReason, requestInput(request));

@@ -8,7 +8,7 @@ import {
 } from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
 import { ok, parse } from '../../http/envelope.js';
-import { allow, requireOperator } from '../../http/operator.js';
+import { requireOperator } from '../../http/operator.js';
 import { requireRealUser } from '../../http/requests.js';
 import { queuePage, type ReviewDesk } from '../../review/desk.js';
 import { IDENTITY_PAGE_SIZE, type IdentityService } from './service.js';
@@ -39,7 +39,7 @@ export function identityRoutes(identity: IdentityService, desk: ReviewDesk) {
       return ok(request, await identity.center(userId));
     });
 
-    app.get(IdentityAdminPath.list, allow('compliance'), async (request) => {
+    app.get(IdentityAdminPath.list, async (request) => {
       requireOperator(request);
       const query = parse(ZKycQueueQuery, request.query);
       const userId = await desk.userOfUid(query.uid);
@@ -62,13 +62,13 @@ export function identityRoutes(identity: IdentityService, desk: ReviewDesk) {
       return ok(request, { ...list, data });
     });
 
-    app.post(IdentityAdminPath.approve, allow('compliance'), async (request) => {
+    app.post(IdentityAdminPath.approve, async (request) => {
       const operator = requireOperator(request);
       const { userId } = parse(ZIdentityUserParams, request.params);
       return ok(request, await identity.approve(userId, { ...operator, ip: request.ip }), 'identity_approved');
     });
 
-    app.post(IdentityAdminPath.reject, allow('compliance'), async (request) => {
+    app.post(IdentityAdminPath.reject, async (request) => {
       const operator = requireOperator(request);
       const { userId } = parse(ZIdentityUserParams, request.params);
       const { reason, internal_note } = parse(ZIdentityRejectRequest, request.body);
@@ -76,7 +76,7 @@ export function identityRoutes(identity: IdentityService, desk: ReviewDesk) {
       return ok(request, decided, 'identity_rejected');
     });
 
-    app.get(IdentityAdminPath.cardId, allow('compliance'), async (request) => {
+    app.get(IdentityAdminPath.cardId, async (request) => {
       const operator = requireOperator(request);
       const { userId } = parse(ZIdentityUserParams, request.params);
       return ok(request, await identity.reveal(userId, { ...operator, ip: request.ip }));

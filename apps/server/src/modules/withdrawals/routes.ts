@@ -24,10 +24,10 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { idempotentRequest } from '../../db/idempotency.js';
 import { ok, parse } from '../../http/envelope.js';
-import { allow, requireOperator } from '../../http/operator.js';
+import { requireOperator } from '../../http/operator.js';
 import { idempotencyKeyOf, perSession, requestInput, requireRealUser } from '../../http/requests.js';
 import { queuePage, type ReviewDesk } from '../../review/desk.js';
-import { formatDateTime } from '../trading/present.js';
+import { formatDateTime } from '../../i18n/dates.js';
 import { presentCurrency, presentMethod, presentOperatorWithdrawal, presentWithdrawal } from './present.js';
 import { WITHDRAWAL_PAGE_SIZE, type Decision, type WithdrawalsService } from './service.js';
 
@@ -121,7 +121,7 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       return ok(request, null, 'method_deleted');
     });
 
-    app.get(WITHDRAWAL_ADMIN_PATHS.list, allow('finance'), async (request) => {
+    app.get(WITHDRAWAL_ADMIN_PATHS.list, async (request) => {
       requireOperator(request);
       const query = parse(ZWithdrawalQueueQuery, request.query);
       const userId = await desk.userOfUid(query.uid);
@@ -166,8 +166,8 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       );
       return ok(request, view, outcome.msgKey);
     };
-    app.post(WITHDRAWAL_ADMIN_PATHS.approve, allow('finance'), decide('approve', false));
-    app.post(WITHDRAWAL_ADMIN_PATHS.reject, allow('finance'), decide('reject', true));
-    app.post(WITHDRAWAL_ADMIN_PATHS.void, allow('finance'), decide('void', true));
+    app.post(WITHDRAWAL_ADMIN_PATHS.approve, decide('approve', false));
+    app.post(WITHDRAWAL_ADMIN_PATHS.reject, decide('reject', true));
+    app.post(WITHDRAWAL_ADMIN_PATHS.void, decide('void', true));
   };
 }
