@@ -21,7 +21,7 @@ export const DEFAULT_SETTINGS = {
   /** Margin level (equity ÷ used margin, %) at or below which positions are stopped out. */
   stop_out_level: '50',
   complaint_email: 'complaints@pipwise.local',
-  /** 1: withdrawals only after real-name verification (docs/architecture.md). */
+  /** 1: withdrawals only after real-name verification (docs/product.md). */
   withdraw_requires_kyc: '1',
   /** Hours a newly bound payout method waits before it can receive a withdrawal. */
   payout_method_cooldown_hours: '24',

@@ -34,7 +34,7 @@ const PasswordPage = lazy(() => import('../features/password/PasswordPage'));
 const ComplaintEmailPage = lazy(() => import('../features/complaint/ComplaintEmailPage'));
 const AnnouncementPage = lazy(() => import('../features/notices/AnnouncementPage'));
 
-/** Hash routes (docs/api.md). Tab screens are drawn by the shell itself so they stay alive. */
+/** Hash routes (docs/product.md, "Screens"). Tab screens are drawn by the shell itself so they stay alive. */
 export const router = createHashRouter([
   {
     element: <Shell />,
@@ -48,7 +48,7 @@ export const router = createHashRouter([
       { path: Paths.newsDetail, element: <NewsDetailPage /> },
       { path: Paths.feedback, element: <FeedbackPage /> },
       {
-        // Screens that move money or identity: a real account's only (docs/api.md).
+        // Screens that move money or identity: a real account's only (docs/product.md).
         element: <RealAccountOnly />,
         children: [
           { path: Paths.auth, element: <IdentityPage /> },

@@ -11,7 +11,7 @@ export interface TabDef {
   requiresLogin: boolean;
 }
 
-/** The footer tabs (docs/api.md). Home ships in the entry chunk; the others load when first opened. */
+/** The footer tabs (docs/product.md, "Screens"). Home ships in the entry chunk; the others load when first opened. */
 export const TABS: TabDef[] = [
   { path: Paths.home, labelKey: 'nav.quotes', icon: <AppOutline />, Screen: HomePage, requiresLogin: false },
   {

@@ -1,4 +1,4 @@
-/** Route paths of the screens (docs/api.md). */
+/** Route paths of the screens (docs/product.md, "Screens"). */
 export const Paths = {
   home: '/',
   trade: '/trade',

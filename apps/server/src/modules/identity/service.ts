@@ -35,7 +35,7 @@ type RecordRow = typeof realNameRecords.$inferSelect;
 const statusOf = (row: RecordRow) => row.reviewStatus as RealNameStatusValue;
 
 /**
- * Real-name verification (docs/architecture.md): 0 → 1 on submit, 1 → 2 or back to 0 with a reason by an
+ * Real-name verification (docs/product.md, "States"): 0 → 1 on submit, 1 → 2 or back to 0 with a reason by an
  * operator. The ID number is sealed at rest; users see it masked, operators in full through an
  * audited reveal.
  */

@@ -4,7 +4,7 @@ import type { AccountFigures, ForexTradePush } from '../../api/types';
 export interface WalletFigures {
   balance: number;
   locked: number;
-  /** What may leave: min(balance − locked, free margin), never below 0 (docs/architecture.md). */
+  /** What may leave: min(balance − locked, free margin), never below 0 (docs/product.md, "Account figures"). */
   withdrawable: number;
   equity: number;
   usedMargin: number;

@@ -19,7 +19,7 @@ import { Field } from '../../components/fields';
 import { amountProblem, estimateTexts, rateTexts } from './quote';
 import { CurrencyPicker, Figure, methodDestination, Section, TypePicker } from './shared';
 
-/** The balance is kept in USD (docs/architecture.md). */
+/** The balance is kept in USD (docs/product.md, "Money"). */
 const BALANCE_UNIT = 'USD';
 
 export default function WithdrawPage() {
