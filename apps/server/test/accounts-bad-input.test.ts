@@ -137,7 +137,7 @@ describe.each(DB_KINDS)('accounts bad input on %s', (kind) => {
       [{ ...valid, sms_code: '12a456' }, 'en', 'The verification code is 6 digits'],
       [{ ...valid, sms_code: '1234567' }, 'en', 'The value is too long'],
       [{ ...valid, account: undefined }, 'en', 'Please enter your email or phone number'],
-      [{ ...valid, account: 42 }, 'en', 'account is not valid'],
+      [{ ...valid, account: 42 }, 'en', 'Account is not valid'],
       [{ ...valid, type: 'email' }, 'en', 'Please choose email or phone'],
       [{ ...valid, type: undefined }, 'vn', 'Vui lòng chọn email hoặc điện thoại'],
       [{ ...valid, account: `${'b'.repeat(260)}@example.com` }, 'en', 'The value is too long'],

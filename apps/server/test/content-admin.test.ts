@@ -142,7 +142,7 @@ describe.each(DB_KINDS)('content in the back office on %s', (kind) => {
           'The cover must be an image on this site: a path starting with / (the app blocks images from other sites).',
         ],
         ['PUT', `/admin/api/news/${existing!.id}`, {}, 1001, 'Nothing to change: name at least one field.'],
-        ['PUT', `/admin/api/news/${existing!.id}`, { published: 'yes' }, 1001, 'published is not valid'],
+        ['PUT', `/admin/api/news/${existing!.id}`, { published: 'yes' }, 1001, 'This value is not valid'],
         ['PUT', '/admin/api/news/99999999', { title: 'x' }, 1004, 'The news article does not exist'],
         ['PUT', '/admin/api/news/abc', { title: 'x' }, 1004, 'The news article does not exist'],
         ['GET', '/admin/api/news?lang=xx', {}, 1001, "The language filter is not one of the app's languages."],

@@ -98,13 +98,13 @@ describe.each(DB_KINDS)('deposit bad input on %s', (kind) => {
       'a NUL in the proof',
       { proofImg: 'abc\u0000def' },
       1001,
-      'proofImg contains control or invisible characters; please remove them',
+      'The text contains control or invisible characters; please remove them',
     ],
     [
       'a NUL in the address',
       { address: 'T\u0000x' },
       1001,
-      'address contains control or invisible characters; please remove them',
+      'Address contains control or invisible characters; please remove them',
     ],
     ['an over-long address', { address: 'T'.repeat(201) }, 1001, 'The value is too long'],
   ])('coin submit refuses %s', async (_, body, code, msg) => {
@@ -211,7 +211,7 @@ describe.each(DB_KINDS)('deposit bad input on %s', (kind) => {
     await refused(
       get(`${ApiPath.wireInfo}?bank_coin=%00`),
       1001,
-      'bank_coin contains control or invisible characters; please remove them',
+      'The text contains control or invisible characters; please remove them',
     );
     await refused(get(`${ApiPath.wireInfo}?bank_coin=${'E'.repeat(17)}`), 1001, 'The value is too long');
   });
@@ -238,7 +238,7 @@ describe.each(DB_KINDS)('deposit bad input on %s', (kind) => {
     await refused(
       () => server.operator('void', id, { reason: 'bad\u0000reason' }),
       1001,
-      'reason contains control or invisible characters; please remove them',
+      'Reason contains control or invisible characters; please remove them',
     );
     await refused(() => server.operator('void', id, { reason: 'r'.repeat(201) }), 1001, 'The value is too long');
     await refused(

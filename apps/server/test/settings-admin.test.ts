@@ -94,13 +94,13 @@ describe.each(DB_KINDS)('settings in the back office on %s', (kind) => {
     const cases: [string, Record<string, unknown>, Record<string, string>, string][] = [
       ['nonsense', { value: '1' }, content, 'There is no setting named nonsense'],
       ['__proto__', { value: '1' }, content, 'There is no setting named __proto__'],
-      ['deposit_expiry_days', { value: '0' }, root, 'deposit_expiry_days is not valid'],
-      ['stop_out_level', { value: '-5' }, root, 'stop_out_level is not valid'],
-      ['withdraw_requires_kyc', { value: 2 }, root, 'withdraw_requires_kyc is not valid'],
-      ['withdraw_requires_kyc', { value: true }, root, 'withdraw_requires_kyc is not valid'],
-      ['service_link', { value: 'https://chat.example/\u0000' }, content, 'service_link is not valid'],
-      ['restricted_countries', { value: 'kp' }, content, 'restricted_countries is not valid'],
-      ['verify_reg_type', {}, content, 'value is required'],
+      ['deposit_expiry_days', { value: '0' }, root, 'This value is not valid'],
+      ['stop_out_level', { value: '-5' }, root, 'This value is not valid'],
+      ['withdraw_requires_kyc', { value: 2 }, root, 'This value is not valid'],
+      ['withdraw_requires_kyc', { value: true }, root, 'This value is not valid'],
+      ['service_link', { value: 'https://chat.example/\u0000' }, content, 'This value is not valid'],
+      ['restricted_countries', { value: 'kp' }, content, 'This value is not valid'],
+      ['verify_reg_type', {}, content, 'A required value is missing'],
     ];
     for (const [key, body, headers, msg] of cases) {
       const answer = await server.call('PUT', `/admin/api/settings/${encodeURIComponent(key)}`, { body, headers });

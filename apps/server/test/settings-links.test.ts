@@ -37,7 +37,7 @@ describe.each(DB_KINDS)('settings shown to the app as links on %s', (kind) => {
     ];
     for (const value of links) {
       const answer = await put('service_link', value);
-      expect({ value, code: answer.code, msg: answer.msg }).toEqual({ value, code: 1001, msg: 'service_link is not valid' });
+      expect({ value, code: answer.code, msg: answer.msg }).toEqual({ value, code: 1001, msg: 'This value is not valid' });
     }
     const emails = [
       'javascript:alert(1)',
@@ -48,7 +48,7 @@ describe.each(DB_KINDS)('settings shown to the app as links on %s', (kind) => {
     ];
     for (const value of emails) {
       const answer = await put('complaint_email', value);
-      expect({ value, code: answer.code, msg: answer.msg }).toEqual({ value, code: 1001, msg: 'complaint_email is not valid' });
+      expect({ value, code: answer.code, msg: answer.msg }).toEqual({ value, code: 1001, msg: 'This value is not valid' });
     }
     expect(await storedRows()).toEqual(before);
   });

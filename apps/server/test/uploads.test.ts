@@ -386,7 +386,7 @@ describe.each(DB_KINDS)('uploads on %s', (kind) => {
       for (const value of ['a\u0000b', 'line\u001bbreak']) {
         await expectRefused(() => upload([{ name: 'note', data: value }, imagePart(photo)]), {
           code: 1001,
-          msg: 'note contains control or invisible characters; please remove them',
+          msg: 'Note contains control or invisible characters; please remove them',
         });
       }
     });

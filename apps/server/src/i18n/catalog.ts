@@ -1,5 +1,6 @@
 import { LANGUAGE_LOCALES, LANGUAGES, resolveLanguage, type Language } from '@pipwise/domain';
 import core from './core.messages.json' with { type: 'json' };
+import fields from './fields.messages.json' with { type: 'json' };
 import accounts from '../modules/accounts/messages.json' with { type: 'json' };
 import wallet from '../modules/wallet/messages.json' with { type: 'json' };
 import market from '../modules/market/messages.json' with { type: 'json' };
@@ -35,6 +36,7 @@ export type Catalogue = Record<string, Partial<Record<Language, string | PluralT
 
 export const catalogues: Record<string, Catalogue> = {
   core,
+  fields,
   accounts,
   wallet,
   trading,
@@ -78,8 +80,26 @@ for (const [name, catalogue] of Object.entries({ ...catalogues, ...operatorCatal
 
 export const hasMessage = (key: string) => messages.has(key);
 
+/**
+ * Messages about one field (`field` holds its name in the request): the field's label in the reader's
+ * language fills them, and a field without a label gets the same message without a name, so a request's
+ * raw key never shows inside translated text.
+ */
+const ABOUT_A_FIELD = new Map([
+  ['field_invalid', 'value_invalid'],
+  ['field_required', 'value_required'],
+  ['field_characters_invalid', 'value_characters_invalid'],
+]);
+
 /** Text of `key` in `lang` (its plural form for the counted param) with `{{name}}` placeholders filled; English, then the key, when missing. */
 export function translate(lang: string, key: string, params: Record<string, string | number> = {}): string {
+  const unnamed = ABOUT_A_FIELD.get(key);
+  if (unnamed !== undefined) {
+    // A nested field (`items.0.name`) is labelled by its own name.
+    const label = `field_label_${String(params.field ?? '').replace(/^.*\./, '')}`;
+    if (!messages.has(label)) return translate(lang, unnamed, params);
+    params = { ...params, field: translate(lang, label) };
+  }
   const texts = messages.get(key);
   const language = resolveLanguage(lang);
   const text = texts?.[language] ?? texts?.en ?? key;
