@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import { Redis } from 'ioredis';
-import type { AppContext } from './context.js';
+import type { AppContext } from './modules.js';
 import { registerAuth } from './http/auth.js';
 import { proxyTrust } from './http/client-address.js';
 import { registerEnvelope } from './http/envelope.js';

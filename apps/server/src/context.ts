@@ -2,17 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import type { TokenResolver } from './http/auth.js';
-import type { OperatorResolver } from './http/operator.js';
-import type { AuditService } from './modules/audit/service.js';
-import type { OperatorsService } from './modules/operators/service.js';
-import type { IdentityService } from './modules/identity/service.js';
-import type { MarketService } from './modules/market/api.js';
-import type { MarketDataSource } from './modules/market/feed.js';
-import type { SettingsService } from './modules/settings/service.js';
-import type { UploadsService } from './modules/uploads/service.js';
 import type { EventBus } from './realtime/bus.js';
-import type { Hub } from './realtime/hub.js';
 
 /** What every module is built from. */
 export interface CoreDeps {
@@ -38,24 +28,4 @@ export interface Module {
   seed?: () => Promise<void>;
   start?: () => Promise<void>;
   stop?: () => Promise<void>;
-}
-
-export interface AppContext extends CoreDeps {
-  resolveToken: TokenResolver;
-  /** Back-office sessions: a different kind of token from users'. */
-  resolveOperator: OperatorResolver;
-  modules: Module[];
-  /** The operator audit log (append-only, hash-chained). */
-  audit: AuditService;
-  operators: OperatorsService;
-  market: MarketService;
-  /** The running price source (a `ManualFeed` when tests chose it). */
-  marketSource: MarketDataSource;
-  /** Operator settings (the back office writes them through it). */
-  settings: SettingsService;
-  /** Users' images; the back office and tests read them through it. */
-  uploads: UploadsService;
-  /** Real-name verification; withdrawals ask it whether a user is verified. */
-  identity: IdentityService;
-  hub: Hub;
 }

@@ -1,4 +1,13 @@
-import type { AppContext, CoreDeps } from './context.js';
+import type { CoreDeps, Module } from './context.js';
+import type { TokenResolver } from './http/auth.js';
+import type { OperatorResolver } from './http/operator.js';
+import type { AuditService } from './modules/audit/service.js';
+import type { IdentityService } from './modules/identity/service.js';
+import type { MarketService } from './modules/market/api.js';
+import type { MarketDataSource } from './modules/market/feed.js';
+import type { OperatorsService } from './modules/operators/service.js';
+import type { SettingsService } from './modules/settings/service.js';
+import type { UploadsService } from './modules/uploads/service.js';
 import { createAuditModule } from './modules/audit/module.js';
 import { createBackofficeUsersModule } from './modules/backoffice-users/module.js';
 import { RestrictionsService } from './modules/backoffice-users/restrictions.js';
@@ -21,10 +30,31 @@ import { createUploadsModule } from './modules/uploads/module.js';
 import { WalletService } from './modules/wallet/service.js';
 import { createWithdrawalsModule } from './modules/withdrawals/module.js';
 import { createWithdrawCurrenciesModule } from './modules/withdrawals/currencies.js';
-import { createRealtimeModule } from './realtime/hub.js';
+import { createRealtimeModule, type Hub } from './realtime/hub.js';
 import { ReviewClaims } from './review/claims.js';
 import { ReviewDesk } from './review/desk.js';
 import { UserSummaries } from './review/summary.js';
+
+/** The running application: every module, and the services the HTTP layer, the command line and tests reach. */
+export interface AppContext extends CoreDeps {
+  resolveToken: TokenResolver;
+  /** Back-office sessions: a different kind of token from users'. */
+  resolveOperator: OperatorResolver;
+  modules: Module[];
+  /** The operator audit log (append-only, hash-chained). */
+  audit: AuditService;
+  operators: OperatorsService;
+  market: MarketService;
+  /** The running price source (a `ManualFeed` when tests chose it). */
+  marketSource: MarketDataSource;
+  /** Operator settings (the back office writes them through it). */
+  settings: SettingsService;
+  /** Users' images; the back office and tests read them through it. */
+  uploads: UploadsService;
+  /** Real-name verification; withdrawals ask it whether a user is verified. */
+  identity: IdentityService;
+  hub: Hub;
+}
 
 /** Test seams: replaceable edges of modules (e.g. a captcha generator whose answers a test can read). */
 export interface ContextOverrides {
@@ -33,7 +63,9 @@ export interface ContextOverrides {
 
 /**
  * Builds every bounded context in dependency order. Modules reach each other only through the
- * services handed over here and the event bus.
+ * services handed over here and the event bus; what several of them share lies below them (`review/`,
+ * `cashier/`, `positions/`, `security/`, `i18n/`, `http/`, `db/`). test/architecture.test.ts fails on
+ * any module importing another's code.
  */
 export async function createContext(deps: CoreDeps, overrides: ContextOverrides = {}): Promise<AppContext> {
   const wallet = new WalletService(deps.database.db);

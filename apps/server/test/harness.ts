@@ -13,7 +13,7 @@ import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/app.js';
 import { ManualClock, systemClock, type Clock } from '../src/clock.js';
 import { loadConfig, type Config } from '../src/config.js';
-import type { AppContext } from '../src/context.js';
+import type { AppContext } from '../src/modules.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { seedReferenceData } from '../src/db/seed.js';
 import { createLogger } from '../src/log.js';
