@@ -38,7 +38,8 @@ describe('level book', () => {
         fc.constantFrom<'rise' | 'fall'>('rise', 'fall'),
         fc.array(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.boolean()), { maxLength: 60 }),
         fc.integer({ min: 0, max: 51 }),
-        (crossing, operations, price) => {
+        fc.integer({ min: 0, max: 51 }),
+        (crossing, operations, price, laterPrice) => {
           const book = new LevelBook<number>(crossing, byNumber);
           const model = new Map<number, number>();
           operations.forEach(([level, keep], id) => {
@@ -53,6 +54,15 @@ describe('level book', () => {
           const expected = [...model.entries()].filter(([, level]) => reached(level)).map(([id]) => id);
           expect(book.takeReached(price).sort(byNumber)).toEqual(expected.sort(byNumber));
           expect(book.size).toBe(model.size - expected.length);
+          // What is left fires in level order on a later tick.
+          for (const id of expected) model.delete(id);
+          const sign = crossing === 'rise' ? 1 : -1;
+          const later = [...model.entries()]
+            .filter(([, level]) => (crossing === 'rise' ? laterPrice >= level : laterPrice <= level))
+            .sort(([idA, a], [idB, b]) => sign * (a - b) || idA - idB)
+            .map(([id]) => id);
+          expect(book.reachedBy(laterPrice)).toBe(later.length > 0);
+          expect(book.takeReached(laterPrice)).toEqual(later);
         },
       ),
     );
