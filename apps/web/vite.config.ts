@@ -10,6 +10,9 @@ export default defineConfig({
   // (@fastify/static preCompressed) so no CPU is spent compressing on the hot path.
   plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
   base: './',
+  // .vite/manifest.json: which chunks and CSS each entry and dynamic import loads, read by the first-screen
+  // budget test (src/first-screen-budget.test.ts).
+  build: { manifest: true },
   // The version the settings screen shows: the package's, fixed into the bundle when it is built.
   define: { __APP_VERSION__: JSON.stringify(version) },
   // Some of antd-mobile's dependencies accept only React ≤ 18, so npm hoists a React 18 beside ours;
