@@ -22,9 +22,9 @@ import { Passwords } from './passwords.js';
 import { Registration } from './registration.js';
 import { AccountSessions } from './sessions.js';
 
-export type { AccountsServiceDeps, PublicProfile, RequestMeta } from './core.js';
+export type { PublicProfile, RequestMeta } from './core.js';
 export { LOGIN_CAPTCHA_AFTER, LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, LOGIN_STEP_UP_WINDOW_MS } from './login.js';
-export { INVITE_LOOKUP_MAX_MISSES, INVITE_LOOKUP_WINDOW_MS } from './registration.js';
+export { INVITE_LOOKUP_MAX_MISSES } from './registration.js';
 export { hashToken } from './sessions.js';
 
 /**
