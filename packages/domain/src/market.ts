@@ -1,6 +1,3 @@
-import { z } from 'zod';
-import { optionalText, positiveIntId } from './schemas/common.js';
-
 /** Chart periods (docs/api.md) with their length in seconds; every length divides a day, so bars align to UTC. */
 export const KLINE_PERIODS = ['1min', '5min', '15min', '30min', '60min', '1day'] as const;
 export type KlinePeriod = (typeof KLINE_PERIODS)[number];
@@ -72,41 +69,9 @@ export function isSessionOpen(session: MarketSession, timeMs: number): boolean {
   return isSessionOpenAtMinute(session, Math.floor(timeMs / 60_000));
 }
 
-// ── API payloads ────────────────────────────────────────────────────────────────────────────────────
-
-const klinePeriod = z.enum(KLINE_PERIODS, { error: 'period_invalid' });
-
-export const ZTradeListQuery = z.object({ searchCurrency: optionalText(32) });
-export type TTradeListQuery = z.infer<typeof ZTradeListQuery>;
-
+/** The kline query's page sizes. */
 export const KLINE_DEFAULT_LIMIT = 500;
 export const KLINE_MAX_LIMIT = 1500;
-
-export const ZKlineQuery = z.object({
-  forex_id: positiveIntId('forex_id_invalid'),
-  period: klinePeriod,
-  limit: z.coerce
-    .number({ error: 'kline_limit_invalid' })
-    .int({ error: 'kline_limit_invalid' })
-    .min(1, { error: 'kline_limit_invalid' })
-    .max(KLINE_MAX_LIMIT, { error: 'kline_limit_invalid' })
-    .default(KLINE_DEFAULT_LIMIT),
-  /** Only bars that open before this time (seconds since the epoch), for paging back through history. */
-  end: z.coerce
-    .number({ error: 'kline_end_invalid' })
-    .int({ error: 'kline_end_invalid' })
-    .min(0, { error: 'kline_end_invalid' })
-    .max(32_503_680_000, { error: 'kline_end_invalid' })
-    .optional(),
-});
-export type TKlineQuery = z.infer<typeof ZKlineQuery>;
-
-/** Sparkline series: one instrument when forex_id is given, every instrument otherwise. */
-export const ZAbbreviatedKlineQuery = z.object({
-  forex_id: positiveIntId('forex_id_invalid').optional(),
-  period: klinePeriod.default('15min'),
-});
-export type TAbbreviatedKlineQuery = z.infer<typeof ZAbbreviatedKlineQuery>;
 
 /** Points in a sparkline series. */
 export const SPARKLINE_POINTS = 96;

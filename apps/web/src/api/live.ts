@@ -2,10 +2,9 @@ import { SOCKET_PATH, SocketTopic } from '@pipwise/domain';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { accountKeys } from './queries/account';
-import { depositKeys } from './queries/deposits';
+import { depositKeys, withdrawKeys } from './queries/cashierKeys';
 import { marketKeys } from './queries/market';
 import { mapOrders, orderKeys, OrderStatus, type OrderPages, type OrderStatusValue } from './queries/orders';
-import { withdrawKeys } from './queries/withdraw';
 import { LiveSocket } from './socket';
 import type { DayMarketTick, ForexTradePush, Order, TradePair } from './types';
 

@@ -1,5 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { ConfigProvider } from 'antd-mobile';
+// Components by their own paths, here and in the rest of the first screen: antd-mobile's index brings the
+// animation library with it, which only popups and toasts use.
+import ConfigProvider from 'antd-mobile/es/components/config-provider';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 // The DOM build of the provider, so a navigation can ask to be drawn at once (`flushSync`).

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { unstableSetRender } from 'antd-mobile';
+import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
 import { createRoot, type Root } from 'react-dom/client';
 import { connectFeed, feedState } from '../api/feed';
 import { ApiError, configureApi } from '../api/http';

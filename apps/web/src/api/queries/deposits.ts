@@ -13,6 +13,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { http, outcomeUnknown, refusedOffline, toastFailure } from '../http';
 import { IntentKeys } from '../intent';
 import { accountKeys } from './account';
+import { depositKeys } from './cashierKeys';
 import { STALE_SHORT } from './staleTimes';
 
 /** A page of `quick_ist`. */
@@ -22,15 +23,6 @@ export interface DepositPage {
   page: number;
   page_size: number;
 }
-
-export const depositKeys = {
-  all: ['deposits'] as const,
-  coinChannels: () => [...depositKeys.all, 'coin-channels'] as const,
-  symbols: () => [...depositKeys.all, 'symbols'] as const,
-  wireChannels: () => [...depositKeys.all, 'wire-channels'] as const,
-  records: () => [...depositKeys.all, 'records'] as const,
-  recordList: (type: CashierTypeValue | undefined) => [...depositKeys.records(), type ?? 'all'] as const,
-};
 
 export function useCoinChannelsQuery() {
   return useQuery({

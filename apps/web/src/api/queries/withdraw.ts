@@ -11,6 +11,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { http, refusedOffline } from '../http';
 import { IntentKeys } from '../intent';
 import { accountKeys } from './account';
+import { withdrawKeys } from './cashierKeys';
 import { orderMutationDefaults } from './orders';
 import { STALE_SHORT } from './staleTimes';
 
@@ -21,15 +22,6 @@ export interface WithdrawalPage {
   page: number;
   page_size: number;
 }
-
-export const withdrawKeys = {
-  all: ['withdraw'] as const,
-  currencies: (type: CashierTypeValue) => [...withdrawKeys.all, 'currencies', type] as const,
-  methods: () => [...withdrawKeys.all, 'methods'] as const,
-  methodsOf: (type: CashierTypeValue) => [...withdrawKeys.methods(), type] as const,
-  rules: () => [...withdrawKeys.all, 'rules'] as const,
-  records: () => [...withdrawKeys.all, 'records'] as const,
-};
 
 /** A quoted rate is honoured for a minute: the list is fetched again well before, while the screen is open. */
 const RATE_REFRESH_MS = 30_000;
