@@ -1,3 +1,4 @@
+import type { AdjustmentView } from '@pipwise/domain';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backOfficeToken, createOperator, desk, menu, operatorCall, type OperatorEnrolment } from './backoffice.js';
@@ -29,15 +30,6 @@ interface Withdrawal {
 }
 interface Ledger {
   data: { Id: number; Value: number; Type: string }[];
-}
-interface Adjustment {
-  id: number;
-  uid: number;
-  amount: number;
-  reason: string;
-  status: number;
-  maker: string;
-  checker: string | null;
 }
 
 const DECLARED = '500';
@@ -316,7 +308,7 @@ describe('the back office moves money, and the phone and the server follow', () 
     await page.getByText('Adjustment proposed; a second operator must approve it.').waitFor();
 
     const token = await backOfficeToken(page);
-    const listed = await operatorCall<{ data: Adjustment[] }>(token, 'GET', '/admin/api/adjustments?status=0&page_size=100');
+    const listed = await operatorCall<{ data: AdjustmentView[] }>(token, 'GET', '/admin/api/adjustments?status=0&page_size=100');
     const proposal = listed.data.data.find((row) => row.reason === reason)!;
     expect(proposal).toMatchObject({ uid, amount: Number(ADJUSTED), status: 0, maker: financeA.email });
 

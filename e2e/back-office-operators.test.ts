@@ -1,4 +1,4 @@
-import type { OperatorRole } from '@pipwise/domain';
+import type { AuditRowView, OperatorRowView, RiskView } from '@pipwise/domain';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -22,19 +22,6 @@ import { baseURL, freshAddress, launchBrowser, operatorToken, screenshot } from 
  * the server keeps it: the operator list, the sign-in endpoint and the audit log.
  */
 
-interface OperatorRow {
-  id: number;
-  email: string;
-  role: OperatorRole;
-  disabled: boolean;
-}
-interface AuditRow {
-  actor: string;
-  action: string;
-}
-interface RiskSnapshot {
-  today: { deposits: { count: number; amount: number }; new_users: number };
-}
 interface Credentials {
   email: string;
   password: string;
@@ -95,7 +82,7 @@ async function confirmPopover(page: Page, name: string) {
 }
 
 const operatorRow = async (email: string) =>
-  (await asOperator<OperatorRow[]>('/admin/api/operators', {}, 'GET')).find((row) => row.email === email);
+  (await asOperator<OperatorRowView[]>('/admin/api/operators', {}, 'GET')).find((row) => row.email === email);
 
 /** Whether the back office shows its sign-in screen (the session was refused). */
 const signInShown = (page: Page) => page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
@@ -181,7 +168,7 @@ describe('a superadmin manages operators on screen, and the operator lives with 
     await menu(page, 'Risk');
     const stat = (key: string) => page.getByTestId(`stat-${key}`).locator('.ant-statistic-content');
     await stat('today_new_users').waitFor();
-    const risk = await operatorCall<RiskSnapshot>(await backOfficeToken(page), 'GET', '/admin/api/risk');
+    const risk = await operatorCall<RiskView>(await backOfficeToken(page), 'GET', '/admin/api/risk');
     expect(risk.code).toBe(1);
     // Nothing else uses this server while this file runs: today's cashier figures and new users hold still.
     expect(digits(await stat('today_new_users').innerText())).toBe(String(risk.data.today.new_users));
@@ -268,7 +255,7 @@ describe('a superadmin manages operators on screen, and the operator lives with 
     const renewed = await enrolOnScreen(newcomer.page, link, email, AFTER_RESET);
     expect(renewed.otpauth).not.toBe(issued.otpauth);
 
-    const audit = await asOperator<{ data: AuditRow[] }>(
+    const audit = await asOperator<{ data: AuditRowView[] }>(
       `/admin/api/audit?target_type=operator&target_id=${id}&page_size=100`,
       {},
       'GET',

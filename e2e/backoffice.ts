@@ -1,4 +1,4 @@
-import type { OperatorRole } from '@pipwise/domain';
+import type { EnrolmentStartView, OperatorEnrolmentView, OperatorRole } from '@pipwise/domain';
 import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { APPROVER_ASKS, asOperator } from './cashier.js';
@@ -17,22 +17,15 @@ export interface OperatorEnrolment {
   otpauth: string;
 }
 
-/** The one-time enrolment link `POST /admin/api/operators` (or its approval) answers. */
-export interface EnrolmentLink {
-  email: string;
-  role: OperatorRole;
-  link: string;
-}
-
 let made = 0;
 
 /**
  * Opens an enrolment link as its operator would, through the API: a password of their own, and the code
  * of the secret it shows (a step then used, as `freshTotp` keeps track of).
  */
-export async function enrolThroughLink(issued: EnrolmentLink): Promise<OperatorEnrolment> {
+export async function enrolThroughLink(issued: OperatorEnrolmentView): Promise<OperatorEnrolment> {
   const token = issued.link.slice(issued.link.lastIndexOf('/') + 1);
-  const begun = await operatorCall<{ otpauth: string }>('', 'POST', '/admin/api/enrolment/begin', { token });
+  const begun = await operatorCall<EnrolmentStartView>('', 'POST', '/admin/api/enrolment/begin', { token });
   if (begun.code !== 1) throw new Error(`enrolment of ${issued.email}: ${begun.code} ${begun.msg}`);
   const password = `e2e-${made}-${Math.random().toString(36).slice(2)}-pass`;
   const otp = await freshTotp(begun.data.otpauth);
@@ -54,7 +47,7 @@ export async function createOperator(
   made += 1;
   const email = `e2e-${role}-${process.pid}-${Date.now()}-${made}@ops.example.com`;
   const turns = handedTo === 'first' ? APPROVER_ASKS : undefined;
-  return enrolThroughLink(await asOperator<EnrolmentLink>('/admin/api/operators', { email, role }, 'POST', turns));
+  return enrolThroughLink(await asOperator<OperatorEnrolmentView>('/admin/api/operators', { email, role }, 'POST', turns));
 }
 
 const PERIOD_MS = 30_000;

@@ -1,3 +1,4 @@
+import type { FeedbackAdminView } from '@pipwise/domain';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -22,14 +23,6 @@ const english = JSON.parse(
 const KEYS = ['system', 'chat', 'feedback', 'policy', 'user', 'common', 'language'].flatMap((section) =>
   Object.keys(english[section] ?? {}).map((key) => `${section}.${key}`),
 );
-
-interface FeedbackRow {
-  id: number;
-  user_id: number | null;
-  category: string;
-  text: string;
-  contact: string | null;
-}
 
 const frameType = (frame: string) => (JSON.parse(frame) as { type?: string }).type;
 
@@ -131,7 +124,7 @@ describe('system settings, customer service chat, feedback and the policy notice
     await page.getByText('Thank you!').waitFor();
     await screenshot(page, 'feedback-sent-en');
 
-    const queue = await asOperator<{ data: FeedbackRow[] }>('/admin/api/feedback?status=0', {}, 'GET');
+    const queue = await asOperator<{ data: FeedbackAdminView[] }>('/admin/api/feedback?status=0', {}, 'GET');
     const mine = queue.data.filter((row) => row.text === text);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ user_id: null, category: 'app', contact: 'visitor@example.com' });

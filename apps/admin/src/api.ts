@@ -1,4 +1,7 @@
 import { ResponseCode } from '@pipwise/domain';
+
+/** Paged lists of the operator API. */
+export type { OperatorPageView as Page } from '@pipwise/domain';
 import { i18n } from './i18n';
 
 /** A refused call: the envelope's code and its message, already in the operator's language. */
@@ -26,14 +29,6 @@ let onSignedOut: () => void = () => undefined;
 export const setSignedOutHandler = (handler: () => void) => {
   onSignedOut = handler;
 };
-
-/** Paged lists of the operator API. */
-export interface Page<T> {
-  data: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 

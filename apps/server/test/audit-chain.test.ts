@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AuditChainView, AuditRowView, OperatorPageView } from '@pipwise/domain';
 import { asc, desc, eq, gte, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,6 @@ import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database, type Db } from '../src/db/client.js';
 import { auditLog, users } from '../src/db/schema.js';
-import type { Page } from '../src/db/paging.js';
 import {
   CHAIN_SEAL_ACTION,
   chainedFields,
@@ -15,9 +15,9 @@ import {
   rowHash,
   type ChainedFields,
 } from '../src/modules/audit/chain.js';
-import { csvCell, type AuditRowView } from '../src/modules/audit/routes.js';
+import { csvCell } from '../src/modules/audit/routes.js';
 import { AuditService } from '../src/modules/audit/service.js';
-import { verifyAuditChain, type ChainReport } from '../src/modules/audit/verify.js';
+import { verifyAuditChain } from '../src/modules/audit/verify.js';
 import { deriveKey } from '../src/secret.js';
 import { databaseName } from '../src/cli/command.js';
 import { cliDatabase, runCli, type CliDatabase } from './cli-helpers.js';
@@ -66,7 +66,7 @@ describe.each(DB_KINDS)('audit log on %s', (kind) => {
   afterAll(() => server.close());
 
   const list = (query: string, headers = admin) =>
-    server.call<Page<AuditRowView>>('GET', `/admin/api/audit${query}`, {
+    server.call<OperatorPageView<AuditRowView>>('GET', `/admin/api/audit${query}`, {
       headers,
     });
 
@@ -144,7 +144,7 @@ describe.each(DB_KINDS)('audit log on %s', (kind) => {
   });
 
   it('verifies the chain; the trigger refuses UPDATE, DELETE and TRUNCATE; a row changed behind it is found', async () => {
-    const whole = await server.call<ChainReport>('GET', '/admin/api/audit/verify', { headers: admin });
+    const whole = await server.call<AuditChainView>('GET', '/admin/api/audit/verify', { headers: admin });
     const [{ n } = { n: 0 }] = await server.database.db.select({ n: sql<number>`count(*)::int` }).from(auditLog);
     const [first] = await server.database.db.select().from(auditLog).orderBy(auditLog.id).limit(1);
     const [newest] = await server.database.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);

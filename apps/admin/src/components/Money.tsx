@@ -13,9 +13,8 @@ export function formatMoney(value: DecimalInput, decimals = BALANCE_DECIMALS, si
   return signed && !dec(fixed).isZero() ? `+${grouped}` : grouped;
 }
 
-/** Text an operator typed as an amount: digits with at most two decimals, optionally signed. */
+/** Text an operator typed as an amount: digits with at most two decimals. */
 export const AMOUNT_PATTERN = /^\d+(\.\d{1,2})?$/;
-export const SIGNED_AMOUNT_PATTERN = /^[-+]?\d+(\.\d{1,2})?$/;
 
 /** An amount typed by an operator as the JSON number the API takes (2 decimals, parsed by decimal.js). */
 export const amountFromText = (text: string): number => roundBalance(text.trim()).toNumber();

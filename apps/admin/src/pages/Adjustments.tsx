@@ -1,4 +1,4 @@
-import { ResponseCode } from '@pipwise/domain';
+import { ResponseCode, ZAdjustmentRequest, type AdjustmentView } from '@pipwise/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
@@ -6,29 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { adminApi, ApiError, type Page } from '../api';
 import { DateTime } from '../components/DateTime';
 import { PagedTable } from '../components/PagedTable';
-import { Money, SIGNED_AMOUNT_PATTERN, amountFromText } from '../components/Money';
+import { Money } from '../components/Money';
 import { errorMessage } from '../components/QueryError';
 import { ReviewReasonModal } from '../components/ReviewReasonModal';
+import { useSchemaRules } from '../forms';
 import { useSession } from '../session';
 import { PageHeader } from '../components/PageHeader';
-
-/** A manual balance change: made by one operator, posted only when a second one approves it. */
-interface Adjustment {
-  id: number;
-  uid: number;
-  amount: number;
-  /** The client-facing text: the user's history and e-mail show it. */
-  reason: string;
-  /** For operators only. */
-  internal_note: string | null;
-  /** 0 waiting, 1 approved and posted, 2 rejected. */
-  status: 0 | 1 | 2;
-  maker: string;
-  checker: string | null;
-  checker_note: string | null;
-  created_at: string;
-  decided_at: string | null;
-}
 
 interface AdjustmentForm {
   uid: string;
@@ -36,6 +19,14 @@ interface AdjustmentForm {
   reason: string;
   internal_note?: string;
 }
+
+/** The request the form sends, as typed: the schema trims it and keeps the amount as decimal text. */
+const adjustmentRequest = (values: Partial<AdjustmentForm>) => ({
+  uid: values.uid ?? '',
+  amount: values.amount ?? '',
+  reason: values.reason ?? '',
+  internal_note: values.internal_note ?? '',
+});
 
 const PAGE_SIZE = 20;
 const STATUS_COLOURS = ['processing', 'success', 'error'] as const;
@@ -47,14 +38,15 @@ export default function Adjustments() {
   const { operator } = useSession();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<AdjustmentForm>();
+  const rule = useSchemaRules(ZAdjustmentRequest, 'money', adjustmentRequest);
   const [status, setStatus] = useState<number | 'all'>(0);
   const [page, setPage] = useState(1);
-  const [rejecting, setRejecting] = useState<Adjustment | null>(null);
+  const [rejecting, setRejecting] = useState<AdjustmentView | null>(null);
 
   const list = useQuery({
     queryKey: ['adjustments', status, page],
     queryFn: () =>
-      adminApi<Page<Adjustment>>('GET', '/adjustments', {
+      adminApi<Page<AdjustmentView>>('GET', '/adjustments', {
         query: { status: status === 'all' ? undefined : status, page, page_size: PAGE_SIZE },
       }),
     placeholderData: keepPreviousData,
@@ -67,14 +59,7 @@ export default function Adjustments() {
 
   const create = useMutation({
     mutationFn: (values: AdjustmentForm) =>
-      adminApi<Adjustment>('POST', '/adjustments', {
-        body: {
-          uid: Number(values.uid.trim()),
-          amount: amountFromText(values.amount),
-          reason: values.reason.trim(),
-          internal_note: values.internal_note?.trim() || undefined,
-        },
-      }),
+      adminApi<AdjustmentView>('POST', '/adjustments', { body: ZAdjustmentRequest.parse(adjustmentRequest(values)) }),
     onSuccess: () => {
       void message.success(t('created'));
       form.resetFields();
@@ -84,7 +69,7 @@ export default function Adjustments() {
   });
   const decide = useMutation({
     mutationFn: ({ id, action, reason }: { id: number; action: 'approve' | 'reject'; reason?: string }) =>
-      adminApi<Adjustment>('POST', `/adjustments/${id}/${action}`, { body: action === 'reject' ? { reason } : {} }),
+      adminApi<AdjustmentView>('POST', `/adjustments/${id}/${action}`, { body: action === 'reject' ? { reason } : {} }),
     onSuccess: (_, { action }) => {
       void message.success(t(action === 'approve' ? 'approved' : 'rejected'));
       setRejecting(null);
@@ -104,30 +89,18 @@ export default function Adjustments() {
           onFinish={(values) => create.mutate(values)}
           disabled={create.isPending}
         >
-          <Form.Item name="uid" label={t('uid')} rules={[{ required: true, pattern: /^\s*\d+\s*$/, message: t('uid_required') }]}>
+          <Form.Item name="uid" label={t('uid')} required rules={[rule('uid')]}>
             <Input inputMode="numeric" style={{ width: 140 }} />
           </Form.Item>
-          <Form.Item
-            name="amount"
-            label={t('amount')}
-            tooltip={t('amount_hint')}
-            rules={[
-              { required: true, message: t('amount_required') },
-              {
-                validator: (_, value: string | undefined) =>
-                  !value || (SIGNED_AMOUNT_PATTERN.test(value.trim()) && amountFromText(value) !== 0)
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t('amount_invalid'))),
-              },
-            ]}
-          >
+          <Form.Item name="amount" label={t('amount')} tooltip={t('amount_hint')} required rules={[rule('amount')]}>
             <Input inputMode="decimal" placeholder="-25.00" style={{ width: 140 }} />
           </Form.Item>
           <Form.Item
             name="reason"
             label={t('client_text')}
             tooltip={t('client_text_hint')}
-            rules={[{ required: true, whitespace: true, max: 200, message: t('reason_required') }]}
+            required
+            rules={[rule('reason')]}
             style={{ minWidth: 280, flex: 1 }}
           >
             <Input maxLength={200} />
@@ -136,7 +109,7 @@ export default function Adjustments() {
             name="internal_note"
             label={t('internal_note')}
             tooltip={t('internal_note_hint')}
-            rules={[{ max: 500, message: t('internal_note_too_long') }]}
+            rules={[rule('internal_note')]}
             style={{ minWidth: 240, flex: 1 }}
           >
             <Input maxLength={500} />
@@ -165,7 +138,7 @@ export default function Adjustments() {
           ]}
         />
       </Space>
-      <PagedTable<Adjustment>
+      <PagedTable<AdjustmentView>
         list={list}
         page={page}
         pageSize={PAGE_SIZE}

@@ -1,3 +1,4 @@
+import type { AuditChainView, AuditRowView } from '@pipwise/domain';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, DatePicker, Form, Input, Space, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
@@ -8,28 +9,6 @@ import { DateTime } from '../components/DateTime';
 import { PagedTable } from '../components/PagedTable';
 import { errorMessage } from '../components/QueryError';
 import { PageHeader } from '../components/PageHeader';
-
-/** One row of the append-only, hash-chained audit log. */
-interface AuditRow {
-  id: number;
-  at: string;
-  actor: string;
-  action: string;
-  target_type: string;
-  target_id: string;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-}
-
-interface ChainCheck {
-  ok: boolean;
-  rows: number;
-  broken_at: number | null;
-  head: string | null;
-  legacy_rows: number;
-  keyed_since: { id: number; at: string } | null;
-}
 
 interface FilterForm {
   action?: string;
@@ -64,10 +43,10 @@ export default function Audit() {
 
   const list = useQuery({
     queryKey: ['audit', filters, page],
-    queryFn: () => adminApi<Page<AuditRow>>('GET', '/audit', { query: { ...filters, page, page_size: PAGE_SIZE } }),
+    queryFn: () => adminApi<Page<AuditRowView>>('GET', '/audit', { query: { ...filters, page, page_size: PAGE_SIZE } }),
     placeholderData: keepPreviousData,
   });
-  const verify = useMutation({ mutationFn: () => adminApi<ChainCheck>('GET', '/audit/verify') });
+  const verify = useMutation({ mutationFn: () => adminApi<AuditChainView>('GET', '/audit/verify') });
   const exportCsv = useMutation({
     mutationFn: async () => {
       const response = await adminFetch('/audit.csv', filters);
@@ -154,7 +133,7 @@ export default function Audit() {
           </Button>
         </Form.Item>
       </Form>
-      <PagedTable<AuditRow>
+      <PagedTable<AuditRowView>
         list={list}
         page={page}
         pageSize={PAGE_SIZE}

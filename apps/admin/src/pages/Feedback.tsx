@@ -1,25 +1,13 @@
+import type { FeedbackAdminView, OperatorPageView } from '@pipwise/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Popconfirm, Segmented, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminApi, type Page } from '../api';
+import { adminApi } from '../api';
 import { errorText, formatDateTime } from '../components/BackOfficeStates';
 import { ListTable } from '../components/ListTable';
 import { FeedbackAttachment } from '../components/FeedbackAttachment';
 import { PageHeader } from '../components/PageHeader';
-
-interface FeedbackItem {
-  id: number;
-  user_id: number | null;
-  uid?: string | number | null;
-  category: string;
-  text: string;
-  contact: string | null;
-  upload_id: string | null;
-  lang: string;
-  status: number;
-  created_at: string;
-}
 
 export default function Feedback() {
   const { t } = useTranslation('feedback');
@@ -30,7 +18,7 @@ export default function Feedback() {
 
   const list = useQuery({
     queryKey: ['feedback', status, page],
-    queryFn: () => adminApi<Page<FeedbackItem>>('GET', '/feedback', { query: { status, page } }),
+    queryFn: () => adminApi<OperatorPageView<FeedbackAdminView>>('GET', '/feedback', { query: { status, page } }),
     placeholderData: keepPreviousData,
   });
   const handled = useMutation({
@@ -58,7 +46,7 @@ export default function Feedback() {
           ]}
         />
       </PageHeader>
-      <ListTable<FeedbackItem>
+      <ListTable<FeedbackAdminView>
         query={list}
         testId={(row) => row.id}
         rowKey="id"
@@ -93,7 +81,7 @@ export default function Feedback() {
             width: 200,
             render: (_, row) => (
               <Space orientation="vertical" size={0}>
-                <span>{row.uid ?? row.user_id ?? t('visitor')}</span>
+                <span>{row.uid ?? t('visitor')}</span>
                 {row.contact && <Typography.Text type="secondary">{row.contact}</Typography.Text>}
                 <Typography.Text type="secondary">{row.lang}</Typography.Text>
               </Space>

@@ -1,26 +1,12 @@
+import type { OutboxMessageView, OutboxPageView } from '@pipwise/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Input, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminApi, type Page } from '../api';
+import { adminApi } from '../api';
 import { formatDateTime, rowsOf } from '../components/BackOfficeStates';
 import { ListTable, usePager } from '../components/ListTable';
 import { PageHeader } from '../components/PageHeader';
-
-interface OutboxMessage {
-  id: number;
-  channel: 'email' | 'sms';
-  destination: string;
-  subject: string;
-  body: string;
-  delivered: boolean;
-  /** Why it is here rather than sent: nothing in the outbox is ever delivered later. */
-  kept_reason: 'no_smtp_url' | 'no_sms_gateway';
-  created_at: string;
-}
-
-/** The outbox page, and how e-mail leaves the server now. */
-type OutboxPage = Page<OutboxMessage> & { mail?: 'smtp' | 'outbox' };
 
 /** Mail and SMS the platform kept instead of sending, newest first; support reads them when a user says nothing came. */
 export default function Outbox() {
@@ -30,7 +16,7 @@ export default function Outbox() {
   const list = useQuery({
     queryKey: ['outbox', destination, page, pageSize],
     queryFn: () =>
-      adminApi<OutboxPage | OutboxMessage[]>('GET', '/outbox', { query: { destination, page, page_size: pageSize } }),
+      adminApi<OutboxPageView | OutboxMessageView[]>('GET', '/outbox', { query: { destination, page, page_size: pageSize } }),
     placeholderData: keepPreviousData,
   });
   const rows = rowsOf(list.data);
@@ -59,7 +45,7 @@ export default function Outbox() {
           setPage(1);
         }}
       />
-      <ListTable<OutboxMessage>
+      <ListTable<OutboxMessageView>
         query={list}
         testId={(row) => row.id}
         rowKey="id"
@@ -87,7 +73,7 @@ export default function Outbox() {
             title: t('delivered'),
             dataIndex: 'kept_reason',
             width: 260,
-            render: (reason: OutboxMessage['kept_reason']) => (
+            render: (reason: OutboxMessageView['kept_reason']) => (
               <Tag color="orange">{t(reason === 'no_sms_gateway' ? 'kept_no_sms_gateway' : 'kept_no_smtp_url')}</Tag>
             ),
           },

@@ -1,3 +1,4 @@
+import type { RiskInstrumentView, RiskView } from '@pipwise/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -6,31 +7,6 @@ import { Link } from 'react-router';
 import { Bar, BarChart, CartesianGrid, Cell, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { adminApi } from '../api';
 import { EmptyState, LoadError, TABULAR, formatDecimal, pnlColor, signOf } from '../components/BackOfficeStates';
-
-interface RiskInstrument {
-  code: string;
-  long_lots: number;
-  short_lots: number;
-  net_lots: number;
-  /** Null when the instrument's quote currency has no USD rate yet. */
-  net_exposure_usd: number | null;
-  floating_pnl: number;
-}
-
-/** A cashier total of today: how many and how much (USD). */
-interface DayTotal {
-  count: number;
-  amount: number;
-}
-
-interface RiskSnapshot {
-  instruments: RiskInstrument[];
-  book: { net_exposure_usd: number; floating_pnl: number; clients_floating_pnl: number };
-  stop_out_level?: number;
-  nearest_stop_out: { uid: string | number | null; equity: number; used_margin: number; margin_level: number | null }[];
-  today: { deposits: DayTotal; withdrawals: DayTotal; new_users: number };
-  at: string;
-}
 
 /** One point of the book's floating P&L over this page's session (kept in the browser only). */
 interface PnlPoint {
@@ -50,7 +26,7 @@ export default function Risk() {
   const { t } = useTranslation('risk');
   const risk = useQuery({
     queryKey: ['risk'],
-    queryFn: () => adminApi<RiskSnapshot>('GET', '/risk'),
+    queryFn: () => adminApi<RiskView>('GET', '/risk'),
     refetchInterval: POLL_MS,
     refetchIntervalInBackground: false,
   });
@@ -157,7 +133,7 @@ export default function Risk() {
       </Row>
 
       <Card title={t('instruments')} size="small">
-        <Table<RiskInstrument>
+        <Table<RiskInstrumentView>
           rowKey="code"
           size="small"
           pagination={false}
@@ -179,11 +155,7 @@ export default function Risk() {
       <Card
         title={t('nearest_stop_out')}
         size="small"
-        extra={
-          snapshot.stop_out_level === undefined ? undefined : (
-            <span style={TABULAR}>{t('stop_out_level', { level: formatDecimal(snapshot.stop_out_level, 2) })}</span>
-          )
-        }
+        extra={<span style={TABULAR}>{t('stop_out_level', { level: formatDecimal(snapshot.stop_out_level, 2) })}</span>}
       >
         <Table
           rowKey={(row) => String(row.uid)}
@@ -197,7 +169,7 @@ export default function Risk() {
             {
               title: t('uid'),
               dataIndex: 'uid',
-              render: (uid: string | number | null) => (uid === null ? '—' : <Link to={`/users?uid=${uid}`}>{uid}</Link>),
+              render: (uid: number | null) => (uid === null ? '—' : <Link to={`/users?uid=${uid}`}>{uid}</Link>),
             },
             { title: t('equity'), dataIndex: 'equity', align: 'right', render: money },
             { title: t('used_margin'), dataIndex: 'used_margin', align: 'right', render: money },

@@ -61,6 +61,8 @@ export interface FeedbackSubmittedView {
 export interface FeedbackAdminView {
   id: number;
   user_id: number | null;
+  /** The user's public number, as operators look users up; null for a visitor. */
+  uid: number | null;
   category: FeedbackCategory;
   text: string;
   contact: string | null;

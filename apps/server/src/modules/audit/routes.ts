@@ -1,7 +1,6 @@
-import { invalid, pageQuery, intFromInput } from '@pipwise/domain';
+import { invalid, ZAuditFilter, ZAuditQuery, type AuditRowView, type TAuditFilter } from '@pipwise/domain';
 import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { countOf, paged } from '../../db/paging.js';
 import { auditLog } from '../../db/schema.js';
@@ -14,44 +13,8 @@ export const AUDIT_PATHS = { list: '/admin/api/audit', csv: '/admin/api/audit.cs
 /** Rows one CSV export holds at most (newest first); narrow the filter for older ones. */
 export const AUDIT_CSV_MAX_ROWS = 100_000;
 
-const filterText = (max: number) =>
-  z
-    .string({ error: 'audit_filter_invalid' })
-    .trim()
-    .max(max, { error: 'audit_filter_invalid' })
-    .optional()
-    .transform((value) => (value === '' ? undefined : value));
-const time = z
-  .string({ error: 'audit_time_invalid' })
-  .trim()
-  .optional()
-  .transform((value, context) => {
-    if (value === undefined || value === '') return undefined;
-    const parsed = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? new Date(value) : null;
-    if (!parsed || Number.isNaN(parsed.getTime())) {
-      context.addIssue({ code: 'custom', message: 'audit_time_invalid' });
-      return z.NEVER;
-    }
-    return parsed;
-  });
-
-const ZAuditFilter = z.object({
-  action: filterText(100),
-  actor: filterText(300),
-  target_type: filterText(100),
-  target_id: filterText(100),
-  from: time,
-  to: time,
-});
-const ZAuditQuery = ZAuditFilter.extend(pageQuery.shape).extend({
-  page_size: intFromInput('admin_page_size_invalid', (number) =>
-    number.min(1, { error: 'admin_page_size_invalid' }).max(100, { error: 'admin_page_size_invalid' }),
-  ).default(50),
-});
-type AuditFilter = z.output<typeof ZAuditFilter>;
-
 /** Exact matches on the indexed columns; `from` inclusive, `to` exclusive. */
-function where(filter: AuditFilter): SQL | undefined {
+function where(filter: TAuditFilter): SQL | undefined {
   return and(
     filter.action === undefined ? undefined : eq(auditLog.action, filter.action),
     filter.actor === undefined ? undefined : eq(auditLog.actor, filter.actor),
@@ -63,7 +26,7 @@ function where(filter: AuditFilter): SQL | undefined {
 }
 
 type AuditRow = typeof auditLog.$inferSelect;
-const present = (row: AuditRow) => ({
+const present = (row: AuditRow): AuditRowView => ({
   id: row.id,
   at: row.at.toISOString(),
   actor: row.actor,
@@ -76,8 +39,6 @@ const present = (row: AuditRow) => ({
   ip: row.ip,
   hash: row.hash,
 });
-/** An audit row as the operator API answers it. */
-export type AuditRowView = ReturnType<typeof present>;
 
 const CSV_COLUMNS = ['id', 'at', 'actor', 'action', 'target_type', 'target_id', 'before', 'after', 'ip', 'hash'] as const;
 

@@ -1,3 +1,4 @@
+import type { AuditChainView } from '@pipwise/domain';
 import { asc, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
@@ -5,23 +6,6 @@ import { CHAIN_SEAL_ACTION, chainedFields, GENESIS_HASH, legacyRowHash, rowHash,
 
 /** Rows read per query while walking the chain. */
 const BATCH = 1_000;
-
-export interface ChainReport {
-  ok: boolean;
-  /** Rows checked (up to and including the first broken one). */
-  rows: number;
-  /** The id of the first row whose hash or link does not hold; null when the chain is whole. */
-  broken_at: number | null;
-  /**
-   * The newest row's hash when the chain is whole (null when empty or broken): with `rows`, what an
-   * operator writes down and compares later, since a chain cut short at its end still verifies.
-   */
-  head: string | null;
-  /** Rows written before the chain was keyed, accepted on the unkeyed hash because the seal pins them. */
-  legacy_rows: number;
-  /** The seal row (or, on a log keyed from its start, the first row): where the keyed chain begins. */
-  keyed_since: { id: number; at: string } | null;
-}
 
 const isSeal = (after: unknown, legacyRows: number, legacyHead: string) => {
   const seal = after as Partial<ChainSeal> | null;
@@ -35,14 +19,14 @@ const isSeal = (after: unknown, legacyRows: number, legacyHead: string) => {
  * (`CHAIN_SEAL_ACTION`, keyed) closes, naming their number and last hash; an unkeyed row anywhere else,
  * or unkeyed rows no seal closes, break the chain. Without the key nobody can re-hash a changed row.
  */
-export async function verifyAuditChain(db: Db, key: Buffer): Promise<ChainReport> {
+export async function verifyAuditChain(db: Db, key: Buffer): Promise<AuditChainView> {
   let previous = GENESIS_HASH;
   let lastId = 0;
   let rows = 0;
   let legacy = 0;
   let firstLegacy: number | null = null;
-  let keyedSince: ChainReport['keyed_since'] = null;
-  const broken = (id: number): ChainReport => ({
+  let keyedSince: AuditChainView['keyed_since'] = null;
+  const broken = (id: number): AuditChainView => ({
     ok: false,
     rows,
     broken_at: id,

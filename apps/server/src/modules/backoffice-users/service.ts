@@ -9,6 +9,7 @@ import {
   WithdrawalStatus,
   type AccountFigures,
   type Language,
+  type OutboxPageView,
   type PayoutWarningView,
 } from '@pipwise/domain';
 import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
@@ -421,7 +422,7 @@ export class BackofficeUsersService {
    * SMTP is never copied here, so an e-mail here had no SMTP_URL, and an SMS no gateway (none is built
    * in). `mail` says how e-mail leaves now; no row is waiting for a later delivery.
    */
-  async outbox(destination: string | undefined, paging: Paging) {
+  async outbox(destination: string | undefined, paging: Paging): Promise<OutboxPageView> {
     const where = destination === undefined ? undefined : eq(outboxMessages.destination, destination);
     const page = await paged(
       paging,

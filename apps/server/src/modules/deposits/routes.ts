@@ -1,11 +1,8 @@
 import {
   ApiPath,
-  DepositStatus,
-  intFromInput,
-  pageQuery,
-  positiveIntId,
-  decisionRequest,
-  ZCashierAmount,
+  ZDepositApproveRequest,
+  ZDepositDecisionRequest,
+  ZDepositQueueQuery,
   ZCoinDepositRequest,
   ZDepositListQuery,
   ZRecordIdRequest,
@@ -18,7 +15,6 @@ import {
   type WireChannelView,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { idempotentRequest } from '../../db/idempotency.js';
 import { ok, parse } from '../../http/envelope.js';
 import { requireOperator } from '../../http/operator.js';
@@ -35,18 +31,6 @@ export const DEPOSIT_ADMIN_PATHS = {
   reject: '/admin/api/deposits/:id/reject',
   void: '/admin/api/deposits/:id/void',
 } as const;
-
-/** The operators' queue: a status (unchecked by default) and, optionally, one user's records. */
-const ZDepositQueueQuery = pageQuery.extend({
-  status: intFromInput('deposit_status_invalid', (number) =>
-    number
-      .min(DepositStatus.unchecked, { error: 'deposit_status_invalid' })
-      .max(DepositStatus.invalid, { error: 'deposit_status_invalid' }),
-  ).default(DepositStatus.unchecked),
-  uid: positiveIntId('uid_invalid').optional(),
-});
-const ZApproveRequest = z.object({ credited_amount: ZCashierAmount.optional() });
-const ZDecisionReason = decisionRequest('deposit_reason_required', 200);
 
 export function depositRoutes(deposits: DepositsService, desk: ReviewDesk) {
   const operatorView = (record: DepositRecord, request: FastifyRequest): OperatorDepositView =>
@@ -117,7 +101,7 @@ export function depositRoutes(deposits: DepositsService, desk: ReviewDesk) {
     app.post(DEPOSIT_ADMIN_PATHS.approve, async (request) => {
       const operator = requireOperator(request);
       const { id } = parse(ZRecordIdRequest, request.params);
-      const { credited_amount } = parse(ZApproveRequest, requestInput(request));
+      const { credited_amount } = parse(ZDepositApproveRequest, requestInput(request));
       const outcome = await deposits.approve(id, { ...operator, ip: request.ip }, credited_amount);
       return ok(request, operatorView(outcome.deposit, request), outcome.msgKey);
     });
@@ -129,7 +113,7 @@ export function depositRoutes(deposits: DepositsService, desk: ReviewDesk) {
       app.post(path, async (request) => {
         const operator = requireOperator(request);
         const { id } = parse(ZRecordIdRequest, request.params);
-        const { reason, internal_note } = parse(ZDecisionReason, requestInput(request));
+        const { reason, internal_note } = parse(ZDepositDecisionRequest, requestInput(request));
         const outcome = await decide(id, { ...operator, ip: request.ip }, { reason, internalNote: internal_note ?? null });
         return ok(request, operatorView(outcome.deposit, request), outcome.msgKey);
       });

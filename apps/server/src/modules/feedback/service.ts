@@ -12,7 +12,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { countOf, paged, type Page } from '../../db/paging.js';
-import { feedback } from '../../db/schema.js';
+import { feedback, users } from '../../db/schema.js';
 import type { Principal } from '../../http/auth.js';
 import type { Operator } from '../../http/operator.js';
 import type { AuditService } from '../audit/service.js';
@@ -26,9 +26,10 @@ export interface FeedbackUploads {
 
 type FeedbackRow = typeof feedback.$inferSelect;
 
-const present = (row: FeedbackRow): FeedbackAdminView => ({
+const present = (row: FeedbackRow, uid: number | null): FeedbackAdminView => ({
   id: row.id,
   user_id: row.userId,
+  uid,
   category: row.category as FeedbackCategory,
   text: row.text,
   contact: row.contact,
@@ -79,13 +80,14 @@ export class FeedbackService {
       async (limit, offset) =>
         (
           await this.deps.db
-            .select()
+            .select({ row: feedback, uid: users.uid })
             .from(feedback)
+            .leftJoin(users, eq(users.id, feedback.userId))
             .where(where)
             .orderBy(desc(feedback.createdAt), desc(feedback.id))
             .limit(limit)
             .offset(offset)
-        ).map(present),
+        ).map(({ row, uid }) => present(row, uid)),
       () => countOf(this.deps.db.select({ n: count() }).from(feedback).where(where)),
     );
   }
@@ -95,7 +97,7 @@ export class FeedbackService {
    * again answers it as it is (the first operator stays recorded).
    */
   async markHandled(id: number, operator: Operator, ip: string): Promise<FeedbackAdminView> {
-    const updated = await this.deps.db.transaction(async (tx) => {
+    await this.deps.db.transaction(async (tx) => {
       const [row] = await tx
         .update(feedback)
         .set({ status: FeedbackStatus.handled, handledBy: operator.actor, handledAt: this.deps.clock.now() })
@@ -115,11 +117,13 @@ export class FeedbackService {
           tx,
         );
       }
-      return row;
     });
-    if (updated) return present(updated);
-    const [existing] = await this.deps.db.select().from(feedback).where(eq(feedback.id, id));
-    if (!existing) throw notFound('feedback_not_found');
-    return present(existing);
+    const [found] = await this.deps.db
+      .select({ row: feedback, uid: users.uid })
+      .from(feedback)
+      .leftJoin(users, eq(users.id, feedback.userId))
+      .where(eq(feedback.id, id));
+    if (!found) throw notFound('feedback_not_found');
+    return present(found.row, found.uid);
   }
 }

@@ -1,11 +1,4 @@
-import {
-  ApiPath,
-  positiveIntId,
-  ZIdentityListQuery,
-  ZIdentityRejectRequest,
-  ZIdentityUserParams,
-  ZRealNameRequest,
-} from '@pipwise/domain';
+import { ZKycQueueQuery, ApiPath, ZIdentityRejectRequest, ZIdentityUserParams, ZRealNameRequest } from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
 import { ok, parse } from '../../http/envelope.js';
 import { requireOperator } from '../../http/operator.js';
@@ -20,8 +13,6 @@ export const IdentityAdminPath = {
   reject: '/admin/api/kyc/:userId/reject',
   cardId: '/admin/api/kyc/:userId/card_id',
 } as const;
-
-const ZKycQueueQuery = ZIdentityListQuery.extend({ uid: positiveIntId('uid_invalid').optional() });
 
 /** A real-name record is keyed by its user: the item claimed is the user. */
 const queueItem = (row: { user_id: number }) => ({ id: row.user_id, userId: row.user_id });

@@ -1,31 +1,31 @@
-import { ChangeStatus, invalid, OPERATOR_ROLES, withUnsafeCharactersReplaced } from '@pipwise/domain';
+import {
+  ChangeStatus,
+  invalid,
+  isOperatorPasswordLongEnough,
+  OPERATOR_PASSWORD_MIN_LENGTH,
+  ZChangesQuery,
+  ZEnrolmentBeginRequest,
+  ZEnrolmentFinishRequest,
+  ZOperatorCreateRequest,
+  ZOperatorIdParams,
+  ZOperatorLoginRequest,
+  ZOperatorPasswordRequest,
+  ZOperatorRoleRequest,
+  type EnrolmentStartView,
+  type OperatorEnrolmentView,
+  type OperatorRowView,
+  type OperatorSessionView,
+  type OperatorSignInView,
+  type SignedInOperatorView,
+} from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { ok } from '../../http/envelope.js';
 import { requireOperator } from '../../http/operator.js';
 import { presentChange, type ApprovalsService } from './approvals.js';
 import type { Captcha } from './module.js';
-import { OPERATOR_PASSWORD_MIN_LENGTH, type OperatorsService, type OperatorView } from './service.js';
+import type { OperatorsService, OperatorView } from './service.js';
 
-const loginBody = z.object({
-  // A malformed e-mail fails like a wrong one (and is audited like one), never reaching the database raw.
-  email: z.string().max(1000).transform(withUnsafeCharactersReplaced).pipe(z.string().trim().min(3).max(254)),
-  password: z.string().min(1).max(200),
-  otp: z.string().trim().max(10),
-  /** The captcha's id and the text read from it, once the e-mail's logins need one. */
-  key: z.string().max(100).optional(),
-  captcha: z.string().max(20).optional(),
-});
-const enrolmentToken = z.string().max(100);
-const enrolBody = z.object({ token: enrolmentToken, password: z.string().max(200), otp: z.string().trim().max(10) });
-const changesQuery = z.object({ status: z.enum(['0', '1', '2']).optional() });
-
-const passwordBody = z.object({ current: z.string().min(1).max(200), password: z.string().max(200) });
-const operatorBody = z.object({ email: z.string().trim().max(254).pipe(z.email()), role: z.enum(OPERATOR_ROLES) });
-const roleBody = z.object({ role: z.enum(OPERATOR_ROLES) });
-const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-
-const view = (operator: OperatorView) => ({
+const view = (operator: OperatorView): OperatorRowView => ({
   id: operator.id,
   email: operator.email,
   role: operator.role,
@@ -35,12 +35,10 @@ const view = (operator: OperatorView) => ({
 });
 
 function idOf(params: unknown, key: string): number {
-  const parsed = idParams.safeParse(params);
+  const parsed = ZOperatorIdParams.safeParse(params);
   if (!parsed.success) throw invalid(key);
   return parsed.data.id;
 }
-
-const enoughPassword = (password: string) => [...password].length >= OPERATOR_PASSWORD_MIN_LENGTH;
 
 export function operatorRoutes(operators: OperatorsService, approvals: ApprovalsService, captcha: Captcha) {
   return (app: FastifyInstance) => {
@@ -49,18 +47,18 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
 
     /** The enrolment link's first step: the new operator's TOTP secret, for their authenticator app. */
     app.post('/admin/api/enrolment/begin', async (request) => {
-      const parsed = z.object({ token: enrolmentToken }).safeParse(request.body);
+      const parsed = ZEnrolmentBeginRequest.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_enrolment_invalid');
-      return ok(request, await operators.beginEnrolment(parsed.data.token));
+      return ok<EnrolmentStartView>(request, await operators.beginEnrolment(parsed.data.token));
     });
 
     /** The enrolment's end: their own password and a code of that secret; answers a session, as a login does. */
     app.post('/admin/api/enrolment/finish', async (request) => {
-      const parsed = enrolBody.safeParse(request.body);
+      const parsed = ZEnrolmentFinishRequest.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_enrolment_invalid');
-      if (!enoughPassword(parsed.data.password))
+      if (!isOperatorPasswordLongEnough(parsed.data.password))
         throw invalid('operator_password_invalid', { min: OPERATOR_PASSWORD_MIN_LENGTH });
-      const session = await operators.finishEnrolment(parsed.data, {
+      const session: OperatorSignInView = await operators.finishEnrolment(parsed.data, {
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
       });
@@ -69,7 +67,7 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
 
     app.get('/admin/api/changes', async (request) => {
       requireOperator(request);
-      const parsed = changesQuery.safeParse(request.query ?? {});
+      const parsed = ZChangesQuery.safeParse(request.query ?? {});
       const status = parsed.success && parsed.data.status !== undefined ? Number(parsed.data.status) : ChangeStatus.waiting;
       return ok(request, (await approvals.list(status)).map(presentChange));
     });
@@ -90,9 +88,9 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
     });
 
     app.post('/admin/api/login', async (request) => {
-      const parsed = loginBody.safeParse(request.body);
+      const parsed = ZOperatorLoginRequest.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_login_failed');
-      const session = await operators.login(parsed.data, {
+      const session: OperatorSignInView = await operators.login(parsed.data, {
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
       });
@@ -101,7 +99,7 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
 
     app.get('/admin/api/me', async (request) => {
       const { id, email, role } = requireOperator(request);
-      return ok(request, { id, email, role });
+      return ok<SignedInOperatorView>(request, { id, email, role });
     });
 
     app.post('/admin/api/logout', async (request) => {
@@ -111,8 +109,8 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
 
     app.post('/admin/api/me/password', async (request) => {
       const operator = requireOperator(request);
-      const parsed = passwordBody.safeParse(request.body);
-      if (!parsed.success || !enoughPassword(parsed.data.password)) {
+      const parsed = ZOperatorPasswordRequest.safeParse(request.body);
+      if (!parsed.success || !isOperatorPasswordLongEnough(parsed.data.password)) {
         throw invalid('operator_password_invalid', { min: OPERATOR_PASSWORD_MIN_LENGTH });
       }
       await operators.changePassword(operator, parsed.data.current, parsed.data.password, request.ip);
@@ -123,7 +121,7 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
       const sessions = await operators.sessions(requireOperator(request));
       return ok(
         request,
-        sessions.map((session) => ({
+        sessions.map((session): OperatorSessionView => ({
           id: session.id,
           created_at: session.createdAt,
           expires_at: session.expiresAt,
@@ -146,11 +144,11 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
 
     app.post('/admin/api/operators', async (request) => {
       const operator = requireOperator(request);
-      const parsed = operatorBody.safeParse(request.body);
+      const parsed = ZOperatorCreateRequest.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_input_invalid');
       const added = await operators.add(parsed.data, { ...operator, ip: request.ip }, request.ip);
       if ('pending' in added) return ok(request, { pending_change: presentChange(added.pending) }, 'operator_added_pending');
-      return ok(request, added);
+      return ok<OperatorEnrolmentView>(request, added);
     });
 
     app.post('/admin/api/operators/:id/disable', async (request) => {
@@ -165,13 +163,16 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
 
     app.post('/admin/api/operators/:id/reset', async (request) => {
       const operator = requireOperator(request);
-      return ok(request, await operators.reset(idOf(request.params, 'operator_not_found'), operator, request.ip));
+      return ok<OperatorEnrolmentView>(
+        request,
+        await operators.reset(idOf(request.params, 'operator_not_found'), operator, request.ip),
+      );
     });
 
     app.put('/admin/api/operators/:id/role', async (request) => {
       const operator = requireOperator(request);
       const id = idOf(request.params, 'operator_not_found');
-      const parsed = roleBody.safeParse(request.body);
+      const parsed = ZOperatorRoleRequest.safeParse(request.body);
       if (!parsed.success) throw invalid('operator_input_invalid');
       const changed = await operators.setRole(id, parsed.data.role, { ...operator, ip: request.ip }, request.ip);
       if ('pending' in changed) return ok(request, { pending_change: presentChange(changed.pending) }, 'operator_role_pending');

@@ -1,4 +1,4 @@
-import { conflict, dec, notFound, rejected, withdrawableAmount, type Dec } from '@pipwise/domain';
+import { AdjustmentStatus, conflict, dec, notFound, rejected, withdrawableAmount, type Dec } from '@pipwise/domain';
 import { and, count, desc, eq, ne } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
@@ -12,8 +12,6 @@ import type { WalletService } from '../wallet/service.js';
 import type { CheckerRule, Decider, UserNotifier } from '../../review/decisions.js';
 
 export const ADJUSTMENT_PAGE_SIZE = 20;
-
-export const AdjustmentStatus = { waiting: 0, approved: 1, rejected: 2 } as const;
 
 export type AdjustmentRow = typeof adjustments.$inferSelect;
 export type AdjustmentRecord = AdjustmentRow & { uid: number };

@@ -1,23 +1,23 @@
 import {
   dec,
   forbidden,
-  intFromInput,
   notFound,
-  pageQuery,
-  positiveIntId,
-  requiredText,
-  optionalText,
-  INTERNAL_NOTE_MAX,
+  ZAdjustmentApproveRequest,
+  ZAdjustmentParams,
+  ZAdjustmentQuery,
+  ZAdjustmentRejectRequest,
+  ZAdjustmentRequest,
+  ZClaimParams,
+  type AdjustmentView,
   type OperatorRole,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { ok, parse } from '../../http/envelope.js';
 import { requireOperator, type OperatorPrincipal } from '../../http/operator.js';
 import { requestInput } from '../../http/requests.js';
 import type { ReviewClaims } from '../../review/claims.js';
-import { REVIEW_QUEUES, type ReviewQueue } from '../../review/decisions.js';
-import { AdjustmentStatus, type AdjustmentRecord, type AdjustmentsService } from './adjustments.js';
+import type { ReviewQueue } from '../../review/decisions.js';
+import type { AdjustmentRecord, AdjustmentsService } from './adjustments.js';
 
 export const REVIEW_PATHS = {
   claim: '/admin/api/claims/:queue/:id',
@@ -28,36 +28,6 @@ export const REVIEW_PATHS = {
 
 /** Who works each queue (superadmin always may). */
 const QUEUE_ROLES: Record<ReviewQueue, OperatorRole> = { deposits: 'finance', withdrawals: 'finance', kyc: 'compliance' };
-
-/** Largest manual change either way: a bigger one is a mistake or needs a proper cashier record. */
-export const ADJUSTMENT_LIMIT = '1000000';
-
-const ZClaimPath = z.object({
-  queue: z.enum(REVIEW_QUEUES, { error: 'claim_queue_invalid' }),
-  id: positiveIntId('claim_item_not_found'),
-});
-const ZAdjustmentAmount = z
-  .union([z.string(), z.number()], { error: 'adjustment_amount_invalid' })
-  .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
-  .refine((text) => /^-?\d{1,13}(\.\d{1,2})?$/.test(text) && !dec(text).isZero() && dec(text).abs().lte(ADJUSTMENT_LIMIT), {
-    error: 'adjustment_amount_invalid',
-  });
-const ZAdjustmentRequest = z.object({
-  uid: positiveIntId('uid_invalid'),
-  amount: ZAdjustmentAmount,
-  reason: requiredText('adjustment_reason_required', 200),
-  internal_note: optionalText(INTERNAL_NOTE_MAX),
-});
-const ZAdjustmentQuery = pageQuery.extend({
-  status: intFromInput('adjustment_status_invalid', (number) =>
-    number.min(AdjustmentStatus.waiting, { error: 'adjustment_status_invalid' }).max(AdjustmentStatus.rejected, {
-      error: 'adjustment_status_invalid',
-    }),
-  ).optional(),
-});
-const ZAdjustmentPath = z.object({ id: positiveIntId('adjustment_not_found') });
-const ZApproveAdjustment = z.object({ note: optionalText(200) });
-const ZRejectAdjustment = z.object({ reason: requiredText('adjustment_reason_required', 200) });
 
 /** Whether an item of a queue exists, as the module owning the queue answers it. */
 export interface QueueItems {
@@ -73,7 +43,7 @@ export interface ReviewServices {
 
 const signer = (operator: OperatorPrincipal, request: FastifyRequest) => ({ ...operator, ip: request.ip });
 
-function presentAdjustment(row: AdjustmentRecord) {
+function presentAdjustment(row: AdjustmentRecord): AdjustmentView {
   return {
     id: row.id,
     uid: row.uid,
@@ -103,7 +73,7 @@ export function reviewRoutes(services: ReviewServices) {
   return (app: FastifyInstance) => {
     app.post(REVIEW_PATHS.claim, async (request) => {
       const operator = requireOperator(request);
-      const { queue, id } = parse(ZClaimPath, request.params);
+      const { queue, id } = parse(ZClaimParams, request.params);
       mayWork(operator, queue);
       if (!(await queues[queue].exists(id))) throw notFound('claim_item_not_found');
       return ok(request, await claims.claim(queue, String(id), signer(operator, request)), 'claim_taken');
@@ -111,7 +81,7 @@ export function reviewRoutes(services: ReviewServices) {
 
     app.delete(REVIEW_PATHS.claim, async (request) => {
       const operator = requireOperator(request);
-      const { queue, id } = parse(ZClaimPath, request.params);
+      const { queue, id } = parse(ZClaimParams, request.params);
       mayWork(operator, queue);
       await claims.release(queue, String(id), signer(operator, request));
       return ok(request, null, 'claim_released');
@@ -133,16 +103,16 @@ export function reviewRoutes(services: ReviewServices) {
 
     app.post(REVIEW_PATHS.approveAdjustment, async (request) => {
       const operator = requireOperator(request);
-      const { id } = parse(ZAdjustmentPath, request.params);
-      const { note } = parse(ZApproveAdjustment, requestInput(request));
+      const { id } = parse(ZAdjustmentParams, request.params);
+      const { note } = parse(ZAdjustmentApproveRequest, requestInput(request));
       const approved = await adjustments.approve(id, signer(operator, request), note ?? null);
       return ok(request, presentAdjustment(approved), 'adjustment_approved');
     });
 
     app.post(REVIEW_PATHS.rejectAdjustment, async (request) => {
       const operator = requireOperator(request);
-      const { id } = parse(ZAdjustmentPath, request.params);
-      const { reason } = parse(ZRejectAdjustment, requestInput(request));
+      const { id } = parse(ZAdjustmentParams, request.params);
+      const { reason } = parse(ZAdjustmentRejectRequest, requestInput(request));
       return ok(
         request,
         presentAdjustment(await adjustments.reject(id, signer(operator, request), reason)),

@@ -8,6 +8,7 @@ import {
   WithdrawalStatus,
   type Dec,
   type OrderSideValue,
+  type RiskView,
 } from '@pipwise/domain';
 import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
@@ -57,12 +58,12 @@ interface InstrumentTotals {
  * it runs (no query), otherwise from one grouped query; prices and USD rates from the market service.
  */
 export class RiskService {
-  private snapshot: { at: number; value: Promise<unknown> } | null = null;
+  private snapshot: { at: number; value: Promise<RiskView> } | null = null;
   private today: { at: number; day: number; value: Promise<TodayFigures> } | null = null;
 
   constructor(private readonly deps: RiskDeps) {}
 
-  overview() {
+  overview(): Promise<RiskView> {
     const now = this.deps.clock.now().getTime();
     if (!this.snapshot || now - this.snapshot.at >= SNAPSHOT_TTL_MS) {
       const value = this.compute();
@@ -75,7 +76,7 @@ export class RiskService {
     return this.snapshot.value;
   }
 
-  private async compute() {
+  private async compute(): Promise<RiskView> {
     const [accounts, level, today] = await Promise.all([this.accounts(), this.deps.stopOutLevel(), this.todayFigures()]);
     const { market } = this.deps;
     const perInstrument = new Map<number, InstrumentTotals>();

@@ -1,10 +1,8 @@
 import {
+  ZWithdrawalDecisionRequest,
+  ZWithdrawalQueueQuery,
+  ZWithdrawalRecordParams,
   ApiPath,
-  intFromInput,
-  pageQuery,
-  positiveIntId,
-  decisionRequest,
-  WithdrawalStatus,
   ZBindDrawMethodRequest,
   ZDeleteDrawMethodRequest,
   ZDrawMethodQuery,
@@ -19,7 +17,6 @@ import {
   type WithdrawRulesView,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { idempotentRequest } from '../../db/idempotency.js';
@@ -39,18 +36,6 @@ export const WITHDRAWAL_ADMIN_PATHS = {
   reject: '/admin/api/withdrawals/:id/reject',
   void: '/admin/api/withdrawals/:id/void',
 } as const;
-
-/** The operators' queue: a status (unreviewed by default) and, optionally, one user's records. */
-const ZWithdrawalQueueQuery = pageQuery.extend({
-  status: intFromInput('withdraw_status_query_invalid', (number) =>
-    number.min(WithdrawalStatus.unreviewed, { error: 'withdraw_status_query_invalid' }).max(WithdrawalStatus.invalid, {
-      error: 'withdraw_status_query_invalid',
-    }),
-  ).default(WithdrawalStatus.unreviewed),
-  uid: positiveIntId('uid_invalid').optional(),
-});
-const ZRecordPath = z.object({ id: positiveIntId('record_invalid') });
-const ZDecisionReason = decisionRequest('withdraw_reason_required', 200);
 
 export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDesk, config: Config, clock: Clock) {
   return (app: FastifyInstance) => {
@@ -147,8 +132,8 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
 
     const decide = (decision: Decision, needsReason: boolean) => async (request: FastifyRequest) => {
       const operator = requireOperator(request);
-      const { id } = parse(ZRecordPath, request.params);
-      const words = needsReason ? parse(ZDecisionReason, requestInput(request)) : null;
+      const { id } = parse(ZWithdrawalRecordParams, request.params);
+      const words = needsReason ? parse(ZWithdrawalDecisionRequest, requestInput(request)) : null;
       const outcome = await withdrawals.decide(
         id,
         decision,

@@ -1,0 +1,184 @@
+import type { OperatorRole } from '../backoffice.js';
+
+// What the operator API (`/admin/api`, docs/admin-api.md) answers: the server's presenters are declared
+// to return these and the back office reads them, so a field one side drops or retypes is a compile error.
+// Money figures are JSON numbers rounded at the boundary, as in the users' API.
+
+/** A page of a back-office list. */
+export interface OperatorPageView<T> {
+  data: T[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** An operator as the operators list and its changes answer it. */
+export interface OperatorRowView {
+  id: number;
+  email: string;
+  role: OperatorRole;
+  disabled: boolean;
+  created_by: string;
+  created_at: string;
+}
+
+/** Who is signed in (`GET /me`, and the login's `operator`). */
+export interface SignedInOperatorView {
+  id: number;
+  email: string;
+  role: OperatorRole;
+}
+
+/** `POST /login` and `POST /enrolment/finish`: the session token and who it is. */
+export interface OperatorSignInView {
+  token: string;
+  operator: SignedInOperatorView;
+}
+
+/** A one-time enrolment link (a path of the back office), shown once. */
+export interface OperatorEnrolmentView {
+  email: string;
+  role: OperatorRole;
+  link: string;
+  expires_at: string;
+}
+
+/** `POST /enrolment/begin`: the new operator's TOTP secret for their authenticator app. */
+export interface EnrolmentStartView {
+  email: string;
+  role: OperatorRole;
+  otpauth: string;
+}
+
+/** One of the operator's own live sessions (`GET /me/sessions`). */
+export interface OperatorSessionView {
+  id: number;
+  created_at: string;
+  expires_at: string;
+  ip: string | null;
+  user_agent: string | null;
+  current: boolean;
+}
+
+/** What waits for a second superadmin instead of being applied. */
+export interface PendingChangeRefView {
+  pending_change: { id: number };
+}
+
+/** A manual balance change: made by one operator, posted only when a second one approves it. */
+export interface AdjustmentView {
+  id: number;
+  uid: number;
+  /** Signed: a credit is positive. */
+  amount: number;
+  /** The client-facing text: the user's history and e-mail show it. */
+  reason: string;
+  /** For operators and the audit only. */
+  internal_note: string | null;
+  /** 0 waiting, 1 approved and posted, 2 rejected. */
+  status: number;
+  maker: string;
+  checker: string | null;
+  checker_note: string | null;
+  created_at: string;
+  decided_at: string | null;
+}
+
+/** Who is working a queue item, until when. */
+export interface ReviewClaimView {
+  operator: string;
+  expires_at: string;
+}
+
+/** Who a queue item belongs to, at a glance: contact, money, verification and cashier history. */
+export interface ReviewUserView {
+  uid: number;
+  email: string | null;
+  phone: string | null;
+  balance: number;
+  lock_balance: number;
+  equity: number;
+  kyc_status: number;
+  deposits_total: number;
+  withdrawals_total: number;
+  created_at: string;
+}
+
+/** One instrument's client positions on the risk page (net = long − short). */
+export interface RiskInstrumentView {
+  code: string;
+  long_lots: number;
+  short_lots: number;
+  net_lots: number;
+  /** At the mid price in USD; null while the instrument has no quote. */
+  net_exposure_usd: number | null;
+  floating_pnl: number;
+}
+
+/** A cashier total of today: how many and how much (USD). */
+export interface RiskDayTotalView {
+  count: number;
+  amount: number;
+}
+
+/** `GET /risk`: the clients' positions, the broker's book (their negative) and the accounts nearest a stop-out. */
+export interface RiskView {
+  instruments: RiskInstrumentView[];
+  book: {
+    net_exposure_usd: number;
+    floating_pnl: number;
+    clients_net_exposure_usd: number;
+    clients_floating_pnl: number;
+  };
+  stop_out_level: number;
+  nearest_stop_out: { uid: number | null; equity: number; used_margin: number; margin_level: number }[];
+  today: { deposits: RiskDayTotalView; withdrawals: RiskDayTotalView; new_users: number };
+  at: string;
+}
+
+/** One row of the append-only, hash-chained audit log. */
+export interface AuditRowView {
+  id: number;
+  at: string;
+  actor: string;
+  operator_id: number | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  hash: string;
+}
+
+/** `GET /audit/verify`: whether the chain holds, and what to write down to compare later. */
+export interface AuditChainView {
+  ok: boolean;
+  /** Rows checked (up to and including the first broken one). */
+  rows: number;
+  /** The id of the first row whose hash or link does not hold; null when the chain is whole. */
+  broken_at: number | null;
+  /** The newest row's hash when the chain is whole: with `rows`, what an operator writes down. */
+  head: string | null;
+  /** Rows written before the chain was keyed, accepted on the unkeyed hash because the seal pins them. */
+  legacy_rows: number;
+  /** Where the keyed chain begins. */
+  keyed_since: { id: number; at: string } | null;
+}
+
+/** A mail or SMS kept instead of sent; nothing here is delivered later. */
+export interface OutboxMessageView {
+  id: number;
+  channel: 'email' | 'sms';
+  destination: string;
+  subject: string;
+  body: string;
+  delivered: boolean;
+  kept_reason: 'no_smtp_url' | 'no_sms_gateway';
+  created_at: string;
+}
+
+/** `GET /outbox`: a page, and how e-mail leaves the server now. */
+export interface OutboxPageView extends OperatorPageView<OutboxMessageView> {
+  mail: 'smtp' | 'outbox';
+}
