@@ -1,16 +1,10 @@
-import type { OperatorRole } from '@pipwise/domain';
+import type { OperatorRole, SignedInOperatorView } from '@pipwise/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { adminApi, operatorToken, setSignedOutHandler } from './api';
 
-export interface SignedInOperator {
-  id: number;
-  email: string;
-  role: OperatorRole;
-}
-
 interface Session {
-  operator: SignedInOperator | null;
+  operator: SignedInOperatorView | null;
   loading: boolean;
   signIn: (token: string) => void;
   signOut: () => Promise<void>;
@@ -25,7 +19,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [token, setToken] = useState(operatorToken.get());
   const me = useQuery({
     queryKey: ['me', token],
-    queryFn: () => adminApi<SignedInOperator>('GET', '/me'),
+    queryFn: () => adminApi<SignedInOperatorView>('GET', '/me'),
     enabled: token !== null,
     retry: false,
     staleTime: Infinity,

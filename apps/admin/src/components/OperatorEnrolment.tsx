@@ -1,15 +1,7 @@
+import type { OperatorEnrolmentView } from '@pipwise/domain';
 import { Alert, Button, Descriptions, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from './DateTime';
-
-/** A new or reset operator's one-time enrolment link, as the server answers it. */
-export interface OperatorEnrolmentView {
-  email: string;
-  role: string;
-  /** The admin app's path with the token; the full link is this server's address before it. */
-  link: string;
-  expires_at: string;
-}
 
 /**
  * Shows an enrolment link once, to hand to the operator it names: they open it, choose their own password

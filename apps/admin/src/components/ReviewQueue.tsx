@@ -1,4 +1,10 @@
-import { ResponseCode, type CashierEventView, type ReviewQueue as QueueName } from '@pipwise/domain';
+import {
+  ResponseCode,
+  type CashierEventView,
+  type ReviewQueue as QueueName,
+  type ReviewClaimView,
+  type ReviewUserView,
+} from '@pipwise/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Col, Drawer, Input, Row, Select, Space, Tag, Timeline } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -12,19 +18,13 @@ import { AMOUNT_PATTERN, amountFromText, formatMoney } from './Money';
 import { PagedTable } from './PagedTable';
 import { errorMessage } from './QueryError';
 import { ReviewReasonModal } from './ReviewReasonModal';
-import { UserSummary, type ReviewUser } from './UserSummary';
+import { UserSummary } from './UserSummary';
 import { PageHeader } from './PageHeader';
-
-/** Who is looking at an item right now (advisory, expires on its own). */
-export interface ReviewClaim {
-  operator: string;
-  expires_at: string;
-}
 
 /** What every queue item carries besides its own fields. */
 export interface ReviewItem {
-  claim: ReviewClaim | null;
-  user?: ReviewUser | null;
+  claim: ReviewClaimView | null;
+  user?: ReviewUserView | null;
 }
 
 type Refusal = 'reject' | 'void';
@@ -61,7 +61,8 @@ const DECISION_BAR: CSSProperties = {
 /** An operator as the server names them in records (`operator:<email>`, the audit actor) or by e-mail. */
 export const operatorName = (actor: string) => actor.replace(/^operator:/, '');
 
-const liveClaim = (claim: ReviewClaim | null | undefined) => (claim && dayjs(claim.expires_at).isAfter(dayjs()) ? claim : null);
+const liveClaim = (claim: ReviewClaimView | null | undefined) =>
+  claim && dayjs(claim.expires_at).isAfter(dayjs()) ? claim : null;
 
 /**
  * A review queue: the server's paged list with a status filter and a uid search, and a drawer with the

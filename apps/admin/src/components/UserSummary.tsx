@@ -1,25 +1,13 @@
+import type { ReviewUserView } from '@pipwise/domain';
 import { Descriptions, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from './DateTime';
 import { Money } from './Money';
 
-/** The account a review item belongs to, as the queues list it (`user` of a queue item). */
-export interface ReviewUser {
-  uid: string | number;
-  email: string | null;
-  phone: string | null;
-  balance: number;
-  equity: number;
-  kyc_status: number;
-  deposits_total: number;
-  withdrawals_total: number;
-  created_at: string;
-}
-
 const KYC_COLOURS = ['default', 'processing', 'success'] as const;
 
 /** The user's account beside the item under review: who they are, what they hold, what they moved. */
-export function UserSummary({ user }: { user: ReviewUser | null | undefined }) {
+export function UserSummary({ user }: { user: ReviewUserView | null | undefined }) {
   const { t } = useTranslation('reviews');
   if (!user) return null;
   return (

@@ -1,3 +1,4 @@
+import type { OperatorSessionView } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Popconfirm, Table, Tag, Typography, Space } from 'antd';
 import type { HTMLAttributes } from 'react';
@@ -10,15 +11,6 @@ import { PageHeader } from '../components/PageHeader';
 
 /** The server's minimum (operator passwords are long rather than complicated). */
 const PASSWORD_MIN_LENGTH = 12;
-
-interface OperatorSession {
-  id: number;
-  created_at: string;
-  expires_at: string;
-  ip: string | null;
-  user_agent: string | null;
-  current: boolean;
-}
 
 interface PasswordForm {
   current: string;
@@ -34,7 +26,10 @@ export default function Account() {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<PasswordForm>();
 
-  const sessions = useQuery({ queryKey: ['me', 'sessions'], queryFn: () => adminApi<OperatorSession[]>('GET', '/me/sessions') });
+  const sessions = useQuery({
+    queryKey: ['me', 'sessions'],
+    queryFn: () => adminApi<OperatorSessionView[]>('GET', '/me/sessions'),
+  });
   const changePassword = useMutation({
     mutationFn: ({ current, password }: PasswordForm) => adminApi('POST', '/me/password', { body: { current, password } }),
     onSuccess: () => {
@@ -109,7 +104,7 @@ export default function Account() {
         {sessions.isError ? (
           <QueryError error={sessions.error} onRetry={() => void sessions.refetch()} />
         ) : (
-          <Table<OperatorSession>
+          <Table<OperatorSessionView>
             rowKey="id"
             dataSource={sessions.data ?? []}
             loading={sessions.isFetching}

@@ -1,11 +1,11 @@
-import type { PendingChangeView } from '@pipwise/domain';
+import type { OperatorEnrolmentView, PendingChangeView } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../api';
 import { DateTime } from '../components/DateTime';
-import { OperatorEnrolment, type OperatorEnrolmentView } from '../components/OperatorEnrolment';
+import { OperatorEnrolment } from '../components/OperatorEnrolment';
 import { PageHeader } from '../components/PageHeader';
 import { QueryError, errorMessage } from '../components/QueryError';
 import { useSession } from '../session';

@@ -1,15 +1,10 @@
+import type { EnrolmentStartView } from '@pipwise/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Input, QRCode, Space, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { adminApi, ApiError } from '../api';
 import { useSession } from '../session';
-
-interface EnrolmentStart {
-  email: string;
-  role: string;
-  otpauth: string;
-}
 
 interface Choice {
   password: string;
@@ -31,7 +26,7 @@ export default function Enrol({ token }: { token: string }) {
   const navigate = useNavigate();
   const started = useQuery({
     queryKey: ['enrolment', token],
-    queryFn: () => adminApi<EnrolmentStart>('POST', '/enrolment/begin', { body: { token } }),
+    queryFn: () => adminApi<EnrolmentStartView>('POST', '/enrolment/begin', { body: { token } }),
     retry: false,
     staleTime: Infinity,
     gcTime: Infinity,

@@ -1,29 +1,22 @@
-import { OPERATOR_ROLES, type OperatorRole } from '@pipwise/domain';
+import {
+  OPERATOR_ROLES,
+  type OperatorRole,
+  type OperatorRowView,
+  type PendingChangeRefView,
+  type OperatorEnrolmentView,
+} from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../api';
 import { DateTime } from '../components/DateTime';
-import { OperatorEnrolment, type OperatorEnrolmentView } from '../components/OperatorEnrolment';
+import { OperatorEnrolment } from '../components/OperatorEnrolment';
 import { QueryError, errorMessage } from '../components/QueryError';
 import { useSession } from '../session';
 import { PageHeader } from '../components/PageHeader';
 
-interface OperatorRow {
-  id: number;
-  email: string;
-  role: OperatorRole;
-  disabled: boolean;
-  created_by: string;
-  created_at: string;
-}
-
-/** What the server answers when a change waits for a second superadmin (two or more are enabled). */
-interface Pending {
-  pending_change: { id: number };
-}
-const isPending = (answer: unknown): answer is Pending =>
+const isPending = (answer: unknown): answer is PendingChangeRefView =>
   typeof answer === 'object' && answer !== null && 'pending_change' in answer;
 
 interface NewOperator {
@@ -47,7 +40,7 @@ export default function Operators() {
 
   const list = useQuery({
     queryKey: ['operators'],
-    queryFn: () => adminApi<OperatorRow[]>('GET', '/operators'),
+    queryFn: () => adminApi<OperatorRowView[]>('GET', '/operators'),
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['operators'] });
   const failed = (error: unknown) => {
@@ -56,7 +49,8 @@ export default function Operators() {
   };
 
   const create = useMutation({
-    mutationFn: (values: NewOperator) => adminApi<OperatorEnrolmentView | Pending>('POST', '/operators', { body: values }),
+    mutationFn: (values: NewOperator) =>
+      adminApi<OperatorEnrolmentView | PendingChangeRefView>('POST', '/operators', { body: values }),
     onSuccess: (created) => {
       setAdding(false);
       if (isPending(created)) void message.info(t('added_pending'));
@@ -97,7 +91,7 @@ export default function Operators() {
       {list.isError ? (
         <QueryError error={list.error} onRetry={() => void list.refetch()} />
       ) : (
-        <Table<OperatorRow>
+        <Table<OperatorRowView>
           rowKey="id"
           dataSource={list.data ?? []}
           loading={list.isFetching}
