@@ -1,14 +1,9 @@
-import { conflict } from '@pipwise/domain';
+import { conflict, type ReviewClaimView } from '@pipwise/domain';
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { Db, Executor } from '../db/client.js';
 import { reviewClaims } from '../db/schema.js';
 import type { ClaimRelease, Decider, ReviewQueue } from './decisions.js';
-
-export interface ClaimView {
-  operator: string;
-  expires_at: string;
-}
 
 const MINUTE_MS = 60_000;
 
@@ -48,7 +43,7 @@ export class ReviewClaims implements ClaimRelease {
    * Takes (or renews) the item for `operator`. One upsert decides: it overwrites only an expired claim
    * or the operator's own, so of two operators claiming at once exactly one holds it.
    */
-  async claim(queue: ReviewQueue, itemId: string, operator: Decider & { id: number; email: string }): Promise<ClaimView> {
+  async claim(queue: ReviewQueue, itemId: string, operator: Decider & { id: number; email: string }): Promise<ReviewClaimView> {
     const minutes = Math.max(1, Number(await this.deps.settings.get('review_claim_minutes')) || 15);
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + minutes * MINUTE_MS);
@@ -113,7 +108,7 @@ export class ReviewClaims implements ClaimRelease {
   }
 
   /** The live claims on these items (expired ones are as good as none). */
-  async live(queue: ReviewQueue, itemIds: (string | number)[]): Promise<Map<string, ClaimView>> {
+  async live(queue: ReviewQueue, itemIds: (string | number)[]): Promise<Map<string, ReviewClaimView>> {
     if (itemIds.length === 0) return new Map();
     const rows = await this.deps.db
       .select()

@@ -1,11 +1,12 @@
-import type { ClaimView, ReviewClaims } from './claims.js';
+import type { ReviewClaimView, ReviewUserView } from '@pipwise/domain';
+import type { ReviewClaims } from './claims.js';
 import type { ReviewQueue } from './decisions.js';
-import type { UserSummaries, UserSummaryView } from './summary.js';
+import type { UserSummaries } from './summary.js';
 
 /** What a queue item carries besides its own record: who is looking at it, and whose it is. */
 export interface QueueItemContext {
-  claim: ClaimView | null;
-  user: UserSummaryView | null;
+  claim: ReviewClaimView | null;
+  user: ReviewUserView | null;
 }
 
 /** A queue item as claims and summaries know it: its id in the queue, and its user. */

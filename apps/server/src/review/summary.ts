@@ -1,21 +1,7 @@
-import { BALANCE_DECIMALS, RealNameStatus, toJsonNumber, type Dec } from '@pipwise/domain';
+import { BALANCE_DECIMALS, RealNameStatus, toJsonNumber, type Dec, type ReviewUserView } from '@pipwise/domain';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { users } from '../db/schema.js';
-
-/** Who a queue item belongs to, at a glance: contact, money, verification and cashier history. */
-export interface UserSummaryView {
-  uid: number;
-  email: string | null;
-  phone: string | null;
-  balance: number;
-  lock_balance: number;
-  equity: number;
-  kyc_status: number;
-  deposits_total: number;
-  withdrawals_total: number;
-  created_at: string;
-}
 
 /** What the summary asks of the other contexts, each through its own service. */
 export interface SummarySources {
@@ -45,7 +31,7 @@ export class UserSummaries {
     return row?.id ?? null;
   }
 
-  async of(userIds: number[]): Promise<Map<number, UserSummaryView>> {
+  async of(userIds: number[]): Promise<Map<number, ReviewUserView>> {
     const ids = [...new Set(userIds)];
     if (ids.length === 0) return new Map();
     const [rows, kyc, deposited, withdrawn, figures] = await Promise.all([
