@@ -40,10 +40,56 @@ export interface WithdrawalQuote {
  */
 export function withdrawalQuote(amount: DecimalInput, terms: WithdrawCurrencyTerms): WithdrawalQuote {
   const value = dec(amount);
-  const rawFee = Number(terms.fee_type) === FIXED_FEE_TYPE ? dec(terms.draw_rate) : value.times(terms.draw_rate);
-  const fee = Dec.min(rawFee.toDecimalPlaces(BALANCE_DECIMALS, Dec.ROUND_HALF_UP), value);
+  const fee = Dec.min(withdrawalFee(value, terms), value);
   const received = Dec.max(dec(0), value.minus(fee).times(terms.usd_price).toDecimalPlaces(BALANCE_DECIMALS, Dec.ROUND_DOWN));
   return { amount: value, fee, received };
+}
+
+/** The fee of `withdrawalQuote` before it is capped at the amount: fixed or amount × rate, half up to cents. */
+function withdrawalFee(amount: DecType, terms: Pick<WithdrawCurrencyTerms, 'fee_type' | 'draw_rate'>): DecType {
+  const rawFee = Number(terms.fee_type) === FIXED_FEE_TYPE ? dec(terms.draw_rate) : amount.times(terms.draw_rate);
+  return rawFee.toDecimalPlaces(BALANCE_DECIMALS, Dec.ROUND_HALF_UP);
+}
+
+/** A withdraw currency's terms that decide whether an amount may be requested. */
+export interface WithdrawLimitTerms {
+  fee_type: number;
+  draw_rate: DecimalInput;
+  /** USD; always set and above 0 (the operator API refuses 0), and always applied: there is no "no limit". */
+  min_amount: DecimalInput;
+  max_amount: DecimalInput;
+}
+
+/** Why an amount cannot be withdrawn: the server's message key, and the figure (USD) its message names. */
+export type WithdrawalProblem =
+  | { code: 'withdraw_below_min'; limit: DecType }
+  | { code: 'withdraw_above_max'; limit: DecType }
+  /** `limit` is the fee, which the amount must exceed (what is sent would otherwise be nothing). */
+  | { code: 'withdraw_fee_exceeds'; limit: DecType }
+  /** `limit` is what may leave the account (`withdrawableAmount`). */
+  | { code: 'withdraw_exceeds_available'; limit: DecType };
+
+export type WithdrawalProblemCode = WithdrawalProblem['code'];
+
+/**
+ * The first reason an amount cannot be withdrawn in a currency, or null: below its minimum, above its
+ * maximum, not more than its fee, above what may leave the account. The one rule the server refuses
+ * with and the withdraw screen checks before sending. `withdrawable` may be left out where it is not
+ * known yet: the server reads it under the wallet lock and asks again with it.
+ */
+export function withdrawalProblem(
+  amount: DecimalInput,
+  terms: WithdrawLimitTerms,
+  withdrawable?: DecimalInput,
+): WithdrawalProblem | null {
+  const value = dec(amount);
+  if (value.lt(terms.min_amount)) return { code: 'withdraw_below_min', limit: dec(terms.min_amount) };
+  if (value.gt(terms.max_amount)) return { code: 'withdraw_above_max', limit: dec(terms.max_amount) };
+  const fee = withdrawalFee(value, terms);
+  if (fee.gte(value)) return { code: 'withdraw_fee_exceeds', limit: fee };
+  if (withdrawable !== undefined && value.gt(withdrawable))
+    return { code: 'withdraw_exceeds_available', limit: dec(withdrawable) };
+  return null;
 }
 
 /** Decimals of a withdraw rate (`usd_price`: units of the currency one USD buys), as records keep it. */

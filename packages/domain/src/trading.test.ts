@@ -12,14 +12,14 @@ import {
   lotError,
   margin,
   orderCharges,
+  orderRefusal,
   OrderSide,
   pendingReached,
+  pendingReservation,
   profit,
   stopReached,
   stopsError,
   tradeFee,
-  withdrawFee,
-  withdrawReceived,
 } from './trading.js';
 
 /** Decimal text with up to `scale` decimals in [0, max), built from integers so no float enters. */
@@ -352,17 +352,29 @@ describe('prices and pending fills', () => {
   });
 });
 
-describe('withdrawal fee (docs/api.md)', () => {
-  it('fixed when fee_type is 1, otherwise amount × rate', () => {
-    expect(withdrawFee('100', { feeType: 1, rate: '2.5' }).toFixed()).toBe('2.5');
-    expect(withdrawFee('100', { feeType: 2, rate: '0.015' }).toFixed()).toBe('1.5');
+describe('affording an order', () => {
+  const charges = { margin: dec('100.000001'), fee: dec('0.5') };
+
+  it('needs free margin for margin + fee, to the last decimal', () => {
+    expect(orderRefusal({ freeMargin: '100.500001', balance: '1000', charges, pending: false })).toBeNull();
+    expect(orderRefusal({ freeMargin: '100.5', balance: '1000', charges, pending: false })).toBe('insufficient_margin');
+    expect(orderRefusal({ freeMargin: '100.5', balance: '1000', charges, pending: true })).toBe('insufficient_margin');
   });
 
-  it('received = (amount − fee) × usd_price to 2 decimals (half-up), floor 0', () => {
-    expect(withdrawReceived('100', '1.5', '0.5').toFixed(2)).toBe('49.25');
-    expect(withdrawReceived('10', '0.01', '0.3335').toFixed(2)).toBe('3.33'); // 3.331665
-    expect(withdrawReceived('10', '0.03', '0.3345').toFixed(2)).toBe('3.33'); // 3.334965
-    expect(withdrawReceived('1.03', '0', '0.5').toFixed(2)).toBe('0.52'); // 0.515 rounds half-up
-    expect(withdrawReceived('1', '2.5', '1').toFixed(2)).toBe('0.00');
+  it('needs cash for the fee of an order that opens now, not of one that waits', () => {
+    expect(orderRefusal({ freeMargin: '500', balance: '0.49', charges, pending: false })).toBe('insufficient_balance');
+    expect(orderRefusal({ freeMargin: '500', balance: '0.5', charges, pending: false })).toBeNull();
+    expect(orderRefusal({ freeMargin: '500', balance: '0.49', charges, pending: true })).toBeNull();
+  });
+
+  it('says margin first when both are short', () => {
+    expect(orderRefusal({ freeMargin: '-1', balance: '0', charges, pending: false })).toBe('insufficient_margin');
+  });
+
+  it('reserves margin + fee rounded half up to cents for a pending order', () => {
+    expect(pendingReservation(charges).toFixed()).toBe('100.5');
+    expect(pendingReservation({ margin: dec('8.487244'), fee: dec('0.04') }).toFixed()).toBe('8.53');
+    expect(pendingReservation({ margin: dec('1.004999'), fee: dec('0') }).toFixed()).toBe('1');
+    expect(pendingReservation({ margin: dec('1.005'), fee: dec('0') }).toFixed()).toBe('1.01');
   });
 });

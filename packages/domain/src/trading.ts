@@ -3,8 +3,9 @@ import { Dec, dec, roundBalance, roundProfit, type DecimalInput } from './money.
 /**
  * Trading math of the B-book model (docs/architecture.md, docs/api.md). Pure functions on Decimal: the server charges
  * and the order form estimates with the same code. Nothing here rounds; callers round where a value
- * leaves (balances 2, profits/margins 6, prices per instrument) — except `orderCharges`, the amounts an
- * order is charged, and `withdrawReceived`, whose spec formula itself says "to 2 decimals".
+ * leaves (balances 2, profits/margins 6, prices per instrument) — except `orderCharges` and
+ * `pendingReservation`, the amounts an order is charged and reserves, which the server and the ticket
+ * take whole from here.
  */
 
 export const OrderSide = { buy: 1, sell: 2 } as const;
@@ -33,8 +34,6 @@ export type CloseReasonValue = (typeof CloseReason)[keyof typeof CloseReason];
 export const MARGIN_MODE_FIXED = 1;
 /** trade_fee_type setting: 1 → lots × fee rate; anything else → margin × fee rate. */
 export const FEE_TYPE_PER_LOT = 1;
-/** Withdraw currency fee_type: 1 → fixed amount; anything else → amount × rate. */
-export const WITHDRAW_FEE_FIXED = 1;
 
 export interface BidAsk {
   bid: DecimalInput;
@@ -89,12 +88,45 @@ export interface ChargeInput extends MarginInput {
  * What opening an order costs, as charged and as estimated on the order ticket: the margin rounded to
  * 6 decimals and the fee to 2, the fee taken from the unrounded margin so rounding happens only once.
  */
-export function orderCharges(input: ChargeInput): { margin: Dec; fee: Dec } {
+export function orderCharges(input: ChargeInput): OrderCharges {
   const marginUsd = margin(input);
   return {
     margin: roundProfit(marginUsd),
     fee: roundBalance(tradeFee({ feeType: input.feeType, lots: input.lots, feeRate: input.feeRate, margin: marginUsd })),
   };
+}
+
+export interface OrderCharges {
+  /** USD, 6 decimals. */
+  margin: Dec;
+  /** USD, 2 decimals. */
+  fee: Dec;
+}
+
+/** What a pending order locks until it fills or is cancelled: its margin + fee at the target, to cents. */
+export const pendingReservation = (charges: OrderCharges): Dec => roundBalance(charges.margin.plus(charges.fee));
+
+/** Why an account cannot take on an order (the server's message keys). */
+export type OrderRefusal = 'insufficient_margin' | 'insufficient_balance';
+
+/**
+ * Can this order be afforded: free margin must cover its margin + fee (a pending order's reservation
+ * is that much too), and an order that opens now — a market order, or a pending one at its fill — pays
+ * its fee from cash, so the balance must cover the fee. The one rule the server applies when it places
+ * an order and when a pending order fills (a refusal there retires it as `margin_short`).
+ */
+export function orderRefusal(input: {
+  /** The account's free margin before the order (equity − used margin − locked). */
+  freeMargin: DecimalInput;
+  balance: DecimalInput;
+  charges: OrderCharges;
+  /** A pending order being placed: it reserves, pays no fee yet. */
+  pending: boolean;
+}): OrderRefusal | null {
+  const { margin: orderMargin, fee } = input.charges;
+  if (dec(input.freeMargin).lt(orderMargin.plus(fee))) return 'insufficient_margin';
+  if (!input.pending && dec(input.balance).lt(fee)) return 'insufficient_balance';
+  return null;
 }
 
 export interface PositionInput {
@@ -264,14 +296,4 @@ export function stopReached(
   if (stops.takeProfit != null && (buy ? price.gte(stops.takeProfit) : price.lte(stops.takeProfit))) return 'take_profit';
   if (stops.stopLoss != null && (buy ? price.lte(stops.stopLoss) : price.gte(stops.stopLoss))) return 'stop_loss';
   return null;
-}
-
-/** Withdrawal fee (docs/api.md): the fixed amount when fee_type is 1, otherwise amount × rate. */
-export const withdrawFee = (amount: DecimalInput, currency: { feeType: number; rate: DecimalInput }): Dec =>
-  currency.feeType === WITHDRAW_FEE_FIXED ? dec(currency.rate) : dec(amount).times(currency.rate);
-
-/** Estimated amount received (docs/api.md): (amount − fee) × usd_price, to 2 decimals (half-up), never below 0. */
-export function withdrawReceived(amount: DecimalInput, fee: DecimalInput, usdPrice: DecimalInput): Dec {
-  const received = roundBalance(dec(amount).minus(fee).times(usdPrice));
-  return received.isNegative() ? new Dec(0) : received;
 }
