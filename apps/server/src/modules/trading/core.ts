@@ -18,7 +18,7 @@ import type { EventBus } from '../../realtime/bus.js';
 import type { InstrumentInfo, MarketService, Quote } from '../market/api.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletAt, WalletService } from '../wallet/service.js';
-import { addRowToBooks, booksOf, exposureOf, type Book, type Exposure } from './books.js';
+import { addRowToBooks, booksOf, exposureOf, type Book, type Exposure } from '../../positions/books.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -144,6 +144,17 @@ export class TradingCore {
 
   usdRate(instrument: InstrumentInfo): Dec {
     return this.deps.market.usdRate(instrument.quoteCurrency);
+  }
+
+  /** What `orderCharges` needs of an instrument and the fee setting, at the USD rate now; the order adds lots, price, leverage. */
+  chargeTerms(instrument: InstrumentInfo, feeType: number) {
+    return {
+      contractSize: instrument.contractSize,
+      marginMode: instrument.marginMode,
+      usdRate: this.usdRate(instrument),
+      feeType,
+      feeRate: instrument.feeRate,
+    };
   }
 
   async holdings(tx: Executor, userId: number): Promise<HoldingSlice[]> {

@@ -5,21 +5,19 @@ import {
   exitPrice,
   fillDirection,
   isStopOut,
-  margin as marginOf,
+  orderCharges,
+  orderRefusal,
   OrderStatus,
   pendingReached,
   rejected,
-  roundBalance,
-  roundProfit,
   stopReached,
-  tradeFee,
   type Dec,
   type OrderSideValue,
 } from '@pipwise/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import { orders } from '../../db/schema.js';
 import type { Quote } from '../market/api.js';
-import { bookOf, exposureOf } from './books.js';
+import { bookOf, exposureOf } from '../../positions/books.js';
 import type { OrderRow, TradingCore } from './core.js';
 import type { OrderLifecycle } from './lifecycle.js';
 
@@ -76,22 +74,20 @@ export class EngineActions {
         return retired ? { order: retired, filled: false } : null;
       }
       const { feeType } = await this.core.settings();
-      const marginUsd = marginOf({
+      const charges = orderCharges({
+        ...this.core.chargeTerms(instrument, feeType),
         lots: order.lots,
-        contractSize: instrument.contractSize,
-        marginMode: instrument.marginMode,
         price: fillPrice,
         leverage: order.leverage,
-        usdRate: this.core.usdRate(instrument),
       });
-      const margin = roundProfit(marginUsd);
-      const fee = roundBalance(tradeFee({ feeType, lots: order.lots, feeRate: instrument.feeRate, margin: marginUsd }));
+      const { margin, fee } = charges;
       const figures = this.core.figuresFrom(
         wallet.balance,
         wallet.lockBalance.minus(order.reserved),
         await this.core.exposure(tx, order.userId),
       );
-      if (figures.freeMargin.lt(margin.plus(fee)) || wallet.balance.lt(fee)) {
+      // The order opens now: it pays its fee, as a market order would (its reservation is released).
+      if (orderRefusal({ freeMargin: figures.freeMargin, balance: wallet.balance, charges, pending: false })) {
         const retired = await this.lifecycle.retirePending(tx, order, CloseReason.marginShort);
         return retired ? { order: retired, filled: false } : null;
       }

@@ -1,18 +1,18 @@
 import {
+  chargePrice,
   dec,
   entryPrice,
   exitPrice,
   freeMargin,
   invalid,
   lotError,
-  margin as marginOf,
   notFound,
+  orderCharges,
+  orderRefusal,
   OrderStatus,
+  pendingReservation,
   rejected,
-  roundBalance,
-  roundProfit,
   stopsError,
-  tradeFee,
   type Dec,
   type OrderSideValue,
   type TSubmitOrderRequest,
@@ -25,7 +25,7 @@ import { statement } from '../../db/statement.js';
 import { idempotencyKeys, orders } from '../../db/schema.js';
 import type { InstrumentInfo } from '../market/api.js';
 import type { WalletClaim } from '../wallet/service.js';
-import { addRowToBooks, addToBook, booksOf, exposureOf, type Book, type Exposure } from './books.js';
+import { addRowToBooks, addToBook, booksOf, exposureOf, type Book, type Exposure } from '../../positions/books.js';
 import type { KnownAccount, OrderOutcome, OrderRow, PlacedNotice, TradingCore, WatchedFields } from './core.js';
 import { isUniqueViolation, requestHash, type IdempotencyKeys } from './idempotency.js';
 import { orderRows } from './queries.js';
@@ -200,17 +200,14 @@ export class OrderPlacement {
     const stopProblem = stopsError(side, target ?? exitPrice(side, quote), stops);
     if (stopProblem) throw invalid(stopProblem);
     const { feeType } = await this.core.settings();
-    const marginUsd = marginOf({
+    const charges = orderCharges({
+      ...this.core.chargeTerms(instrument, feeType),
       lots,
-      contractSize: instrument.contractSize,
-      marginMode: instrument.marginMode,
-      price: target ?? marketEntry,
+      price: chargePrice(side, quote, target),
       leverage: body.multiple,
-      usdRate: this.core.usdRate(instrument),
     });
-    const margin = roundProfit(marginUsd);
-    const fee = roundBalance(tradeFee({ feeType, lots, feeRate: instrument.feeRate, margin: marginUsd }));
-    const reserved = pending ? roundBalance(margin.plus(fee)) : dec(0);
+    const { margin, fee } = charges;
+    const reserved = pending ? pendingReservation(charges) : dec(0);
     const now = this.core.deps.clock.now();
     return {
       userId,
@@ -352,12 +349,12 @@ export class OrderPlacement {
     for (const draft of drafts) {
       const account = accounts.get(draft.userId)!;
       account.exposure ??= exposureOf(this.core.deps.market, account.books.values());
-      const free = freeMargin({ balance: account.balance, locked: account.lockBalance, ...account.exposure });
-      const refusal = free.lt(draft.margin.plus(draft.fee))
-        ? 'insufficient_margin'
-        : !draft.pending && account.balance.lt(draft.fee)
-          ? 'insufficient_balance'
-          : null;
+      const refusal = orderRefusal({
+        freeMargin: freeMargin({ balance: account.balance, locked: account.lockBalance, ...account.exposure }),
+        balance: account.balance,
+        charges: draft,
+        pending: draft.pending,
+      });
       if (refusal) {
         // What this process remembers may be out of date (a deposit elsewhere): only a fresh read may refuse.
         if (remembered.has(draft.userId)) refusedOnMemory.add(draft.userId);

@@ -7,6 +7,7 @@ import {
   notFound,
   rejected,
   withdrawableAmount,
+  withdrawalProblem,
   withdrawalQuote,
   WithdrawalStatus,
   type CashierTypeValue,
@@ -15,6 +16,8 @@ import {
   type PayoutWarningView,
   type TBindDrawMethodRequest,
   type TWithdrawRequest,
+  type WithdrawalProblem,
+  type WithdrawalProblemCode,
   type WithdrawalStatusValue,
 } from '@pipwise/domain';
 import { and, asc, count, desc, eq, inArray, isNull, sql, sum } from 'drizzle-orm';
@@ -24,14 +27,14 @@ import type { IdempotencyStore, IdempotentRequest } from '../../db/idempotency.j
 import { cashierTimelines, recordCashierEvent, type CashierEventRow } from '../../db/cashier-events.js';
 import { payoutMethods, users, withdrawals, withdrawCurrencies } from '../../db/schema.js';
 import type { AuditService } from '../audit/service.js';
-import type { CheckerRule, ClaimRelease, Decider } from '../reviews/types.js';
+import type { CheckerRule, ClaimRelease, Decider } from '../../review/decisions.js';
 import { translate } from '../../i18n/catalog.js';
 import type { EventBus } from '../../realtime/bus.js';
-import { announceWalletChange } from '../wallet/notices.js';
+import { announceWalletChange } from '../../cashier/notices.js';
 import type { SettingsService } from '../settings/service.js';
-import { formatDateTime } from '../trading/present.js';
+import { formatDateTime } from '../../i18n/dates.js';
 import type { WalletService } from '../wallet/service.js';
-import { bankAccount, coinAddress } from './destinations.js';
+import { bankAccount, coinAddress } from '../../cashier/destinations.js';
 import type { WithdrawRate, WithdrawRates } from './rates.js';
 
 export type CurrencyRow = typeof withdrawCurrencies.$inferSelect;
@@ -114,6 +117,18 @@ export interface DecisionOutcome {
   msgKey: string;
   firstApproval: boolean;
 }
+
+/** The placeholder of each `withdrawalProblem` refusal's message that names its figure. */
+const PROBLEM_FIGURE = {
+  withdraw_below_min: 'min',
+  withdraw_above_max: 'max',
+  withdraw_fee_exceeds: 'fee',
+  withdraw_exceeds_available: 'available',
+} as const satisfies Record<WithdrawalProblemCode, string>;
+
+/** A `withdrawalProblem` as the envelope says it (1002), its figure in USD with cents. */
+const refusalOf = (problem: WithdrawalProblem) =>
+  rejected(problem.code, { [PROBLEM_FIGURE[problem.code]]: problem.limit.toFixed(2) });
 
 /**
  * Payout methods and withdrawals (docs/architecture.md). The requested amount moves into lock_balance in the same
@@ -281,8 +296,15 @@ export class WithdrawalsService {
     if (method.usableAt > this.deps.clock.now())
       throw rejected('method_cooling_down', { time: formatDateTime(method.usableAt, lang) });
     const amount = dec(body.number);
-    if (amount.lt(currency.minAmount)) throw rejected('withdraw_below_min', { min: dec(currency.minAmount).toFixed(2) });
-    if (amount.gt(currency.maxAmount)) throw rejected('withdraw_above_max', { max: dec(currency.maxAmount).toFixed(2) });
+    // The domain's rule, the withdraw screen's: the limits and the fee now, what may leave under the lock below.
+    const terms = {
+      fee_type: currency.feeType,
+      draw_rate: currency.drawRate,
+      min_amount: currency.minAmount,
+      max_amount: currency.maxAmount,
+    };
+    const problem = withdrawalProblem(amount, terms);
+    if (problem) throw refusalOf(problem);
     // The rate the screen showed (its signed quote), else the rate now; either is locked into the record.
     const rate = body.rate_quote ? this.deps.rates.redeem(body.rate_quote, currency.id) : await this.deps.rates.current(currency);
     this.deps.rates.requireValid(rate, currency.code, lang);
@@ -291,15 +313,14 @@ export class WithdrawalsService {
       draw_rate: currency.drawRate,
       usd_price: rate.usdPrice,
     });
-    if (quote.fee.gte(amount)) throw rejected('withdraw_fee_exceeds', { fee: quote.fee.toFixed(2) });
 
     // After the wallet lock nothing else moves this account's money until commit; free margin is read
     // in the same transaction, so it counts the positions and reservations as they are now.
     const wallet = await this.deps.wallet.lock(tx, userId);
     await this.deps.restrictions.refuseFrozenWithdrawals(tx, userId);
     const figures = await this.deps.trading.figures(userId, tx);
-    const available = withdrawableAmount(wallet.balance, wallet.lockBalance, figures.freeMargin);
-    if (amount.gt(available)) throw rejected('withdraw_exceeds_available', { available: available.toFixed(2) });
+    const over = withdrawalProblem(amount, terms, withdrawableAmount(wallet.balance, wallet.lockBalance, figures.freeMargin));
+    if (over) throw refusalOf(over);
 
     const now = this.deps.clock.now();
     const [created] = await tx
