@@ -1,7 +1,7 @@
 import { OrderSide, OrderStatus, type OrderSideValue } from '@pipwise/domain';
 import { Button, Popup, Selector, Switch, Toast } from 'antd-mobile';
 import { AddOutline, MinusOutline } from 'antd-mobile-icons';
-import { useRef, useState } from 'react';
+import { useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -16,21 +16,25 @@ import { PriceInput } from '../../components/PriceInput';
 import { formatMoney, formatNumber, parseNumber } from '../../i18n/format';
 import { useSession } from '../../stores/session';
 import { isOpen } from '../../components/PairRow';
+import { decimalsOf, quoteOf, wrongSideKey, type Level, type LotProblem } from './estimate';
 import {
-  checkLevel,
-  checkLots,
-  decimalsOf,
-  estimateOrder,
-  quoteOf,
-  stepLots,
-  wrongSideKey,
-  type Level,
-  type LotProblem,
-} from './estimate';
+  initialTicket,
+  placement,
+  ticketFigures,
+  ticketReducer,
+  type LevelRefusal,
+  type TicketAction,
+  type TicketKind,
+  type TicketState,
+} from './ticket';
 
-type Kind = 'market' | 'pending';
+/** The ticket reads and writes numbers in the reader's language. */
+const numbers = { parse: parseNumber, format: (value: number, decimals: number) => formatNumber(value, decimals) };
 
-/** The order ticket (docs/api.md: trade, order rules). */
+/**
+ * The order ticket (docs/api.md: trade, order rules): the view of `ticket.ts`, whose state, actions and
+ * figures it renders; what only a screen does stays here (the session, the live feed, sending, the popup).
+ */
 export function OrderForm({ pair }: { pair: TradePair }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -43,56 +47,30 @@ export function OrderForm({ pair }: { pair: TradePair }) {
   const feed = useFeedState();
   const stale = feed === 'offline' || feed === 'reconnecting';
 
-  const leverages = (pair.HasForexMultiple ?? []).map((option) => option.Value);
-  const [kind, setKind] = useState<Kind>('market');
-  const [leverage, setLeverage] = useState<number | undefined>(leverages[0]);
-  const lotDigits = decimalsOf(pair.Pip);
-  const [lotsText, setLotsText] = useState(() => formatNumber(pair.ForexMinCont, lotDigits));
-  const [targetPrice, setTargetPrice] = useState('');
-  const [takeProfitOn, setTakeProfitOn] = useState(false);
-  const [stopLossOn, setStopLossOn] = useState(false);
-  const [takeProfit, setTakeProfit] = useState('');
-  const [stopLoss, setStopLoss] = useState('');
+  const context = { pair, numbers };
+  const [ticket, dispatch] = useReducer(
+    (state: TicketState, action: TicketAction) => ticketReducer(state, action, context),
+    context,
+    initialTicket,
+  );
+  const { kind } = ticket;
+  const figures = ticketFigures(ticket, { ...context, feeType: basicInfo.data?.trade_fee_type });
   const [placed, setPlaced] = useState(false);
   /** When the result popup opened (event-clock time), so a tap made before it cannot dismiss it. */
   const placedAt = useRef(0);
-  /** The side last tapped while a switched-on level was refused: its messages stay until fixed. */
-  const [refusedSide, setRefusedSide] = useState<OrderSideValue | null>(null);
 
+  const leverages = (pair.HasForexMultiple ?? []).map((option) => option.Value);
   const open = isOpen(pair);
   const { bid, ask } = quoteOf(pair);
-  const typedLots = parseNumber(lotsText);
-  const lotsChecked = checkLots(typedLots, pair);
-  const lots = 'lots' in lotsChecked ? lotsChecked.lots : null;
-  const target = kind === 'pending' && Number(targetPrice) > 0 ? targetPrice : undefined;
-  const feeType = basicInfo.data?.trade_fee_type;
-  const estimateAt = (side: OrderSideValue) =>
-    leverage && lots && feeType !== undefined && (kind === 'market' || target)
-      ? estimateOrder({ pair, side, lots, leverage, feeType, target })
-      : null;
-  const buyEstimate = estimateAt(OrderSide.buy);
-  const sellEstimate = estimateAt(OrderSide.sell);
+  const buyEstimate = figures.estimate.buy;
+  const sellEstimate = figures.estimate.sell;
 
-  /** The switched-on levels checked for `side`: their prices, and the message of each one refused. */
-  function levels(side: OrderSideValue) {
-    const result: { take_profit?: string; stop_loss?: string } = {};
-    const refusals: Partial<Record<Level, string>> = {};
-    for (const [level, on, text] of [
-      ['take_profit', takeProfitOn, takeProfit],
-      ['stop_loss', stopLossOn, stopLoss],
-    ] as const) {
-      if (!on) continue;
-      const checked = checkLevel({ level, text, side, pair, target });
-      if ('price' in checked) result[level] = checked.price;
-      else if (checked.problem === 'wrong_side') {
-        refusals[level] = t(wrongSideKey(level, side), {
-          price: formatNumber(Number(checked.reference), pair.PricePrecision),
-        });
-      } else refusals[level] = t(`trade.${checked.problem}`);
-    }
-    return { result, refusals };
-  }
-  const levelRefusals = refusedSide === null ? {} : levels(refusedSide).refusals;
+  /** The message of a refused take profit or stop loss, its reference price in the reader's digits. */
+  const levelMessage = (level: Level, refusal: LevelRefusal | undefined) => {
+    if (!refusal) return undefined;
+    if (refusal.problem !== 'wrong_side') return t(`trade.${refusal.problem}`);
+    return t(wrongSideKey(level, refusal.side), { price: formatNumber(Number(refusal.reference), pair.PricePrecision) });
+  };
 
   function place(side: OrderSideValue) {
     if (!token) {
@@ -103,38 +81,24 @@ export function OrderForm({ pair }: { pair: TradePair }) {
       Toast.show({ content: t('common.prices_not_live') });
       return;
     }
-    if (!leverage) {
-      Toast.show({ content: t('trade.leverage_missing') });
-      return;
+    const decided = placement(ticket, side, context);
+    switch (decided.outcome) {
+      case 'missing':
+        Toast.show({ content: t(decided.key) });
+        return;
+      case 'lots_refused':
+        // Refused input is shown next to its field and nothing is sent.
+        return;
+      case 'levels_refused':
+        dispatch({ type: 'refused_side', side });
+        return;
+      case 'send':
+        dispatch({ type: 'refused_side', side: null });
+        submit.submit(decided.request, () => {
+          placedAt.current = performance.now();
+          setPlaced(true);
+        });
     }
-    if (kind === 'pending' && !target) {
-      Toast.show({ content: t('trade.price_required') });
-      return;
-    }
-    // Refused input is shown next to its field and nothing is sent.
-    if (!lots) return;
-    const checked = levels(side);
-    if (Object.keys(checked.refusals).length > 0) {
-      setRefusedSide(side);
-      return;
-    }
-    setRefusedSide(null);
-    submit.submit(
-      {
-        type: side,
-        cont: lots,
-        forex_id: pair.Id,
-        status: kind === 'market' ? OrderStatus.holding : OrderStatus.pending,
-        multiple: leverage,
-        ...(target ? { target_price: target } : {}),
-        ...(checked.result.take_profit ? { target_profit_price: checked.result.take_profit } : {}),
-        ...(checked.result.stop_loss ? { stop_loss_price: checked.result.stop_loss } : {}),
-      },
-      () => {
-        placedAt.current = performance.now();
-        setPlaced(true);
-      },
-    );
   }
 
   return (
@@ -147,7 +111,7 @@ export function OrderForm({ pair }: { pair: TradePair }) {
             key={value}
             aria-selected={kind === value}
             className={`form-tab${kind === value ? ' form-tab-active' : ''}`}
-            onClick={() => setKind(value)}
+            onClick={() => dispatch({ type: 'kind', kind: value })}
           >
             {t(value === 'market' ? 'trade.market_order' : 'trade.pending_order')}
           </button>
@@ -164,8 +128,8 @@ export function OrderForm({ pair }: { pair: TradePair }) {
         <label className="form-row">
           <span>{t('trade.target_price')}</span>
           <PriceInput
-            value={targetPrice}
-            onChange={setTargetPrice}
+            value={ticket.targetPrice}
+            onChange={(text) => dispatch({ type: 'target', text })}
             placeholder={t('trade.target_price_placeholder')}
             label={t('trade.target_price')}
           />
@@ -180,8 +144,8 @@ export function OrderForm({ pair }: { pair: TradePair }) {
           <Selector
             columns={4}
             options={leverages.map((value) => ({ label: t('trade.leverage_value', { value }), value }))}
-            value={leverage ? [leverage] : []}
-            onChange={(values) => values[0] && setLeverage(values[0])}
+            value={ticket.leverage ? [ticket.leverage] : []}
+            onChange={(values) => values[0] && dispatch({ type: 'leverage', leverage: values[0] })}
             aria-label={t('trade.leverage')}
           />
         )}
@@ -193,8 +157,8 @@ export function OrderForm({ pair }: { pair: TradePair }) {
           <button
             type="button"
             aria-label={t('common.decrease')}
-            disabled={typedLots <= pair.ForexMinCont}
-            onClick={() => setLotsText(formatNumber(Number(stepLots(typedLots, -1, pair)), lotDigits))}
+            disabled={!figures.canDecrease}
+            onClick={() => dispatch({ type: 'step_lots', direction: -1 })}
           >
             <MinusOutline />
           </button>
@@ -203,46 +167,46 @@ export function OrderForm({ pair }: { pair: TradePair }) {
             inputMode="decimal"
             autoComplete="off"
             aria-labelledby="lots-label"
-            aria-invalid={!lots}
-            aria-describedby={lots ? undefined : 'lots-rule'}
-            value={lotsText}
-            onChange={(event) => setLotsText(event.target.value)}
+            aria-invalid={!figures.lots}
+            aria-describedby={figures.lots ? undefined : 'lots-rule'}
+            value={ticket.lotsText}
+            onChange={(event) => dispatch({ type: 'lots', text: event.target.value })}
           />
           <button
             type="button"
             aria-label={t('common.increase')}
-            disabled={typedLots >= pair.ForexMaxCont}
-            onClick={() => setLotsText(formatNumber(Number(stepLots(typedLots, 1, pair)), lotDigits))}
+            disabled={!figures.canIncrease}
+            onClick={() => dispatch({ type: 'step_lots', direction: 1 })}
           >
             <AddOutline />
           </button>
         </div>
       </div>
-      {'problem' in lotsChecked && (
+      {figures.lotProblem && (
         <p id="lots-rule" className="field-error" role="alert">
-          {lotRule(lotsChecked.problem, pair, t)}
+          {lotRule(figures.lotProblem, pair, t)}
         </p>
       )}
 
       <ToggledPrice
         title={t('trade.take_profit')}
-        on={takeProfitOn}
-        onToggle={setTakeProfitOn}
-        value={takeProfit}
-        onChange={setTakeProfit}
+        on={ticket.takeProfitOn}
+        onToggle={(on) => dispatch({ type: 'level_on', level: 'take_profit', on })}
+        value={ticket.takeProfit}
+        onChange={(text) => dispatch({ type: 'level', level: 'take_profit', text })}
         placeholder={t('trade.take_profit_placeholder')}
         label={t('trade.take_profit_price')}
-        refusal={levelRefusals.take_profit}
+        refusal={levelMessage('take_profit', figures.levelRefusals.take_profit)}
       />
       <ToggledPrice
         title={t('trade.stop_loss')}
-        on={stopLossOn}
-        onToggle={setStopLossOn}
-        value={stopLoss}
-        onChange={setStopLoss}
+        on={ticket.stopLossOn}
+        onToggle={(on) => dispatch({ type: 'level_on', level: 'stop_loss', on })}
+        value={ticket.stopLoss}
+        onChange={(text) => dispatch({ type: 'level', level: 'stop_loss', text })}
         placeholder={t('trade.stop_loss_placeholder')}
         label={t('trade.stop_loss_price')}
-        refusal={levelRefusals.stop_loss}
+        refusal={levelMessage('stop_loss', figures.levelRefusals.stop_loss)}
       />
 
       <dl className="estimate">
@@ -330,7 +294,7 @@ export function OrderForm({ pair }: { pair: TradePair }) {
  * A market order's estimate for each side, as each fills at its own side of the spread; a pending
  * order's single one, as either side fills at the target.
  */
-function EstimateValues(props: { kind: Kind; name: 'margin' | 'fee'; buy: string; sell: string }) {
+function EstimateValues(props: { kind: TicketKind; name: 'margin' | 'fee'; buy: string; sell: string }) {
   const { t } = useTranslation();
   if (props.kind === 'pending') {
     return (

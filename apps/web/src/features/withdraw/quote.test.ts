@@ -1,4 +1,4 @@
-import { withdrawalQuote, type Language, type WithdrawCurrencyView } from '@pipwise/domain';
+import { withdrawalProblem, withdrawalQuote, type Language, type WithdrawCurrencyView } from '@pipwise/domain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatMoney } from '../../i18n/format';
 import { amountProblem, estimateTexts, rateTexts, withdrawEstimate } from './quote';
@@ -73,9 +73,10 @@ describe('the withdraw estimate', () => {
 });
 
 describe('amount limits', () => {
-  it('refuses below the minimum, above the maximum and above what may leave', () => {
+  it('refuses below the minimum, above the maximum, not above the fee and above what may leave', () => {
     expect(amountProblem('9.99', fixedFee, 1000)).toEqual({ key: 'amount_min', limit: 10 });
     expect(amountProblem('50000.01', fixedFee, 100000)).toEqual({ key: 'amount_max', limit: 50000 });
+    expect(amountProblem('12.5', currency({ draw_rate: '12.5' }), 1000)).toEqual({ key: 'amount_fee', limit: 12.5 });
     expect(amountProblem('500.01', fixedFee, 500)).toEqual({ key: 'amount_over', limit: 500 });
   });
 
@@ -84,8 +85,19 @@ describe('amount limits', () => {
     expect(amountProblem('500', fixedFee, 500)).toBeNull();
   });
 
-  it('reads a maximum of 0 as no maximum', () => {
-    expect(amountProblem('90000', currency({ max_amount: 0 }), 100000)).toBeNull();
+  it('is the domain’s withdrawalProblem, the server’s rule: a maximum of 0 is a maximum (the back office never sets one)', () => {
+    expect(amountProblem('90000', currency({ max_amount: 0 }), 100000)).toEqual({ key: 'amount_max', limit: 0 });
+    for (const [amount, withdrawable] of [
+      ['9.99', 1000],
+      ['12.5', 1000],
+      ['600', 500],
+      ['50', 500],
+    ] as const) {
+      const terms = currency({ draw_rate: '12.5' });
+      expect(amountProblem(amount, terms, withdrawable)?.limit ?? null, amount).toBe(
+        withdrawalProblem(amount, terms, withdrawable)?.limit.toNumber() ?? null,
+      );
+    }
   });
 });
 

@@ -1,4 +1,11 @@
-import { dec, withdrawalQuote, ZCashierAmount, type WithdrawalQuote, type WithdrawCurrencyView } from '@pipwise/domain';
+import {
+  withdrawalProblem,
+  withdrawalQuote,
+  ZCashierAmount,
+  type WithdrawalProblemCode,
+  type WithdrawalQuote,
+  type WithdrawCurrencyView,
+} from '@pipwise/domain';
 import { formatMoney } from '../../i18n/format';
 
 /**
@@ -21,20 +28,26 @@ export function estimateTexts(amount: string, currency: WithdrawCurrencyView | u
 
 export interface AmountProblem {
   /** Key in the `withdraw` section. */
-  key: 'amount_min' | 'amount_max' | 'amount_over';
+  key: 'amount_min' | 'amount_max' | 'amount_fee' | 'amount_over';
   limit: number;
 }
 
+/** The message under the amount field for each refusal of the domain's `withdrawalProblem` (the server's codes). */
+const PROBLEM_KEYS = {
+  withdraw_below_min: 'amount_min',
+  withdraw_above_max: 'amount_max',
+  withdraw_fee_exceeds: 'amount_fee',
+  withdraw_exceeds_available: 'amount_over',
+} as const satisfies Record<WithdrawalProblemCode, AmountProblem['key']>;
+
 /**
- * An amount the schema accepts may still be refused: below the currency's minimum, above its maximum
- * (0 means none), or above what may leave the account (docs/architecture.md).
+ * An amount the schema accepts may still be refused, by the rule the server refuses with (the domain's
+ * `withdrawalProblem`): below the currency's minimum, above its maximum, not more than its fee, or above
+ * what may leave the account (docs/architecture.md).
  */
 export function amountProblem(amount: string, currency: WithdrawCurrencyView, withdrawable: number): AmountProblem | null {
-  const value = dec(amount);
-  if (currency.min_amount > 0 && value.lessThan(currency.min_amount)) return { key: 'amount_min', limit: currency.min_amount };
-  if (currency.max_amount > 0 && value.greaterThan(currency.max_amount)) return { key: 'amount_max', limit: currency.max_amount };
-  if (value.greaterThan(withdrawable)) return { key: 'amount_over', limit: withdrawable };
-  return null;
+  const problem = withdrawalProblem(amount, currency, withdrawable);
+  return problem && { key: PROBLEM_KEYS[problem.code], limit: problem.limit.toNumber() };
 }
 
 /** What the screen says of a currency's rate: its value and where it comes from, as translation keys. */
