@@ -1,6 +1,10 @@
 import {
   ResponseCode,
+  ZDepositDecisionRequest,
+  ZIdentityRejectRequest,
+  ZWithdrawalDecisionRequest,
   type CashierEventView,
+  type FormSchema,
   type ReviewQueue as QueueName,
   type ReviewClaimView,
   type ReviewUserView,
@@ -28,6 +32,13 @@ export interface ReviewItem {
 }
 
 type Refusal = 'reject' | 'void';
+
+/** A refusal's request in each queue, as the server parses it. */
+const DECISION_SCHEMAS: Record<QueueName, FormSchema> = {
+  deposits: ZDepositDecisionRequest,
+  withdrawals: ZWithdrawalDecisionRequest,
+  kyc: ZIdentityRejectRequest,
+};
 
 export interface ReviewQueueProps<T extends ReviewItem> {
   queue: QueueName;
@@ -294,6 +305,7 @@ function ReviewPanel<T extends ReviewItem>(
         okText={refusal ? t(refusal) : ''}
         pending={decide.isPending}
         forClient
+        schema={DECISION_SCHEMAS[queue]}
         onClose={() => setRefusal(null)}
         onSubmit={(words) => refusal && decide.mutate({ action: refusal, body: { ...words } })}
       />

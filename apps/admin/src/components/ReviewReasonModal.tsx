@@ -1,5 +1,7 @@
+import type { FormSchema } from '@pipwise/domain';
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useSchemaRules } from '../forms';
 
 /** What an operator writes on a refusal: the reason, and (where the user reads it) an internal note besides. */
 export interface ReviewWords {
@@ -7,10 +9,19 @@ export interface ReviewWords {
   internal_note?: string;
 }
 
+/** Each decision's own "reason required" key reads as one text. */
+const REASON_REQUIRED = Object.fromEntries(
+  ['deposit_reason_required', 'withdraw_reason_required', 'reject_reason_required', 'adjustment_reason_required'].map((key) => [
+    key,
+    'reviews.reason_required',
+  ]),
+);
+
 /**
  * Asks the reason of a refusal (required); `onSubmit` runs the call, the modal stays open while it does.
  * With `forClient` the reason is the user's to read (app and e-mail), so it says so and offers an
- * internal note that only the back office and the audit keep.
+ * internal note that only the back office and the audit keep. `schema` is the decision's request as the
+ * server parses it, so the form refuses what the server would.
  */
 export function ReviewReasonModal({
   open,
@@ -18,6 +29,7 @@ export function ReviewReasonModal({
   okText,
   pending,
   forClient = false,
+  schema,
   onSubmit,
   onClose,
 }: {
@@ -26,11 +38,13 @@ export function ReviewReasonModal({
   okText: string;
   pending: boolean;
   forClient?: boolean;
+  schema: FormSchema;
   onSubmit: (words: ReviewWords) => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation('reviews');
   const [form] = Form.useForm<{ reason: string; internal_note?: string }>();
+  const rule = useSchemaRules(schema, 'reviews', (values: Partial<ReviewWords>) => values, { messages: REASON_REQUIRED });
   return (
     <Modal
       open={open}
@@ -57,10 +71,8 @@ export function ReviewReasonModal({
           name="reason"
           label={forClient ? t('reason_for_client') : t('reason')}
           extra={forClient ? t('reason_for_client_hint') : undefined}
-          rules={[
-            { required: true, whitespace: true, message: t('reason_required') },
-            { max: 200, message: t('reason_too_long') },
-          ]}
+          required
+          rules={[rule('reason')]}
         >
           <Input.TextArea rows={3} maxLength={200} showCount autoFocus />
         </Form.Item>
@@ -69,7 +81,7 @@ export function ReviewReasonModal({
             name="internal_note"
             label={t('internal_note')}
             extra={t('internal_note_hint')}
-            rules={[{ max: 500, message: t('internal_note_too_long') }]}
+            rules={[rule('internal_note')]}
           >
             <Input.TextArea rows={2} maxLength={500} showCount />
           </Form.Item>

@@ -1,4 +1,4 @@
-import { ResponseCode, ZAdjustmentRequest, type AdjustmentView } from '@pipwise/domain';
+import { ResponseCode, ZAdjustmentRejectRequest, ZAdjustmentRequest, type AdjustmentView } from '@pipwise/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
@@ -205,6 +205,7 @@ export default function Adjustments() {
         title={t('reject_title', { id: rejecting?.id })}
         okText={t('reject')}
         pending={decide.isPending}
+        schema={ZAdjustmentRejectRequest}
         onClose={() => setRejecting(null)}
         onSubmit={({ reason }) => rejecting && decide.mutate({ id: rejecting.id, action: 'reject', reason })}
       />
