@@ -2,7 +2,6 @@ import {
   withdrawableAmount,
   entryPrice,
   exitPrice,
-  LANGUAGE_LOCALES,
   OrderStatus,
   PROFIT_DECIMALS,
   BALANCE_DECIMALS,
@@ -16,6 +15,7 @@ import {
   type TradePushView,
 } from '@pipwise/domain';
 import { translate } from '../../i18n/catalog.js';
+import { formatDateTime } from '../../i18n/dates.js';
 import type { MarketService } from '../market/api.js';
 import type { OrderRow, TradingService } from './service.js';
 
@@ -24,38 +24,6 @@ import type { OrderRow, TradingService } from './service.js';
  * only (prices to the instrument's precision, money 2, profits/margins 6), texts in the request's
  * language.
  */
-const formatters = new Map<Language, { format: Intl.DateTimeFormat; second: number; text: string }>();
-
-/**
- * A date-time in the request's language; UTC, named, because the server does not know the reader's
- * zone. The text shows seconds, so the last one per language is reused: orders placed in the same
- * second (a busy second has hundreds) cost one formatting.
- */
-export function formatDateTime(value: Date | string, lang: Language): string {
-  let formatter = formatters.get(lang);
-  if (!formatter) {
-    const format = new Intl.DateTimeFormat(LANGUAGE_LOCALES[lang], {
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZone: 'UTC',
-      timeZoneName: 'short',
-    });
-    formatter = { format, second: Number.NaN, text: '' };
-    formatters.set(lang, formatter);
-  }
-  const second = Math.floor(new Date(value).getTime() / 1000);
-  if (second !== formatter.second) {
-    formatter.text = formatter.format.format(second * 1000);
-    formatter.second = second;
-  }
-  return formatter.text;
-}
-
 const price = (value: Dec | string | null | undefined, precision: number) =>
   value === null || value === undefined ? 0 : toJsonNumber(value, precision);
 
