@@ -1,5 +1,6 @@
 import {
   OPERATOR_ROLES,
+  ZOperatorCreateRequest,
   type OperatorRole,
   type OperatorRowView,
   type PendingChangeRefView,
@@ -12,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { adminApi } from '../api';
 import { DateTime } from '../components/DateTime';
 import { OperatorEnrolment } from '../components/OperatorEnrolment';
+import { useSchemaRules } from '../forms';
 import { QueryError, errorMessage } from '../components/QueryError';
 import { useSession } from '../session';
 import { PageHeader } from '../components/PageHeader';
@@ -36,6 +38,9 @@ export default function Operators() {
   const [adding, setAdding] = useState(false);
   const [enrolment, setEnrolment] = useState<OperatorEnrolmentView | null>(null);
   const [form] = Form.useForm<NewOperator>();
+  const rule = useSchemaRules(ZOperatorCreateRequest, 'operators', (values: Partial<NewOperator>) => values, {
+    messages: { operator_email_invalid: 'operators.email_required' },
+  });
   const roleOptions = OPERATOR_ROLES.map((role) => ({ value: role, label: t(`nav:role_${role}`) }));
 
   const list = useQuery({
@@ -190,10 +195,10 @@ export default function Operators() {
           onFinish={(values) => create.mutate({ email: values.email.trim(), role: values.role })}
           disabled={create.isPending}
         >
-          <Form.Item name="email" label={t('email')} rules={[{ required: true, type: 'email', message: t('email_required') }]}>
+          <Form.Item name="email" label={t('email')} required rules={[rule('email')]}>
             <Input autoComplete="off" />
           </Form.Item>
-          <Form.Item name="role" label={t('role')} rules={[{ required: true }]}>
+          <Form.Item name="role" label={t('role')} required rules={[rule('role')]}>
             <Select options={roleOptions} />
           </Form.Item>
         </Form>

@@ -44,8 +44,12 @@ export const ZEnrolmentFinishRequest = z.object({
 export const ZChangesQuery = z.object({ status: z.enum(['0', '1', '2']).optional() });
 export const ZOperatorPasswordRequest = z.object({ current: z.string().min(1).max(200), password: z.string().max(200) });
 export const ZOperatorCreateRequest = z.object({
-  email: z.string().trim().max(254).pipe(z.email()),
-  role: z.enum(OPERATOR_ROLES),
+  email: z
+    .string({ error: 'operator_email_invalid' })
+    .trim()
+    .max(254, { error: 'operator_email_invalid' })
+    .pipe(z.email({ error: 'operator_email_invalid' })),
+  role: z.enum(OPERATOR_ROLES, { error: 'operator_role_invalid' }),
 });
 export const ZOperatorRoleRequest = z.object({ role: z.enum(OPERATOR_ROLES) });
 export const ZOperatorIdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
