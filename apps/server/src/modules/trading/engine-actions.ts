@@ -59,6 +59,9 @@ export class EngineActions {
    * the account's trading since it was placed, as `trading_frozen`.
    */
   async fillOnTrigger(orderId: number, quote: Quote): Promise<OrderRow | null> {
+    // Read before the transaction: after a settings change this reads the database, and a read outside
+    // an open transaction waits for it on a single connection (PGlite), so inside it would never return.
+    const { feeType } = await this.core.settings();
     const result = await this.core.db.transaction(async (tx) => {
       const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
       if (!order || order.status !== OrderStatus.pending || order.targetPrice === null) return null;
@@ -73,7 +76,6 @@ export class EngineActions {
         const retired = await this.lifecycle.retirePending(tx, order, CloseReason.tradingFrozen);
         return retired ? { order: retired, filled: false } : null;
       }
-      const { feeType } = await this.core.settings();
       const charges = orderCharges({
         ...this.core.chargeTerms(instrument, feeType),
         lots: order.lots,
