@@ -10,6 +10,7 @@ export * from './money.js';
 export * from './trading.js';
 export * from './schemas/accounts.js';
 export * from './schemas/backoffice.js';
+export * from './schemas/backoffice-catalogue.js';
 export * from './schemas/cashier.js';
 export * from './schemas/common.js';
 export * from './schemas/company.js';

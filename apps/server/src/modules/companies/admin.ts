@@ -1,4 +1,4 @@
-import { CompanyStatus, invalid, notFound, ZCompanySave, type CompanySave } from '@pipwise/domain';
+import { CompanyStatus, invalid, notFound, ZCompanyChange, ZCompanySave, type CompanySave } from '@pipwise/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
@@ -10,8 +10,6 @@ import { presentCompany, presentStatus, type CompanyRecord } from './service.js'
 
 /** A company as the back office edits it: its profile, its site status and its place in the list. */
 export const companyAdminView = (row: CompanyRecord) => ({ ...presentCompany(row), ...presentStatus(row), sort: row.sort });
-
-const ZCompanyChange = ZCompanySave.omit({ id: true });
 
 /**
  * The operators' side of companies (the white-label sites). The site status (`status`, `type`,

@@ -1,4 +1,4 @@
-import { intFromInput, notFound, requiredText, safeText, ZNewsCreate } from '@pipwise/domain';
+import { notFound, ZContentAdminQuery, ZNewsAdminChange, ZNewsAdminCreate, type ContentAdminQuery } from '@pipwise/domain';
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -6,36 +6,9 @@ import type { Db } from '../../db/client.js';
 import { countOf, paged } from '../../db/paging.js';
 import { news } from '../../db/schema.js';
 import { registerAdminCrud } from '../../http/admin-crud.js';
-import { ZContentAdminQuery, type ContentAdminQuery } from '../../http/admin-input.js';
 import { sanitizeContentHtml } from '../../http/html.js';
 import type { OperatorPrincipal } from '../../http/operator.js';
 import type { AuditService } from '../audit/service.js';
-
-/**
- * A path of this site, or '' for none. The app's Content-Security-Policy shows images of its own origin
- * only (`img-src 'self'`), so a cover from another site would be a broken image on every phone: it is
- * refused when saved. `//host` and `/\host` are other sites to a browser.
- */
-const coverInput = safeText('news_cover_invalid')
-  .trim()
-  .max(500, { error: 'field_too_long' })
-  .refine((value) => value === '' || /^\/(?![/\\])\S*$/.test(value), { error: 'news_cover_invalid' });
-
-/**
- * An article is one row in one language (the table's shape): a story in three languages is three rows,
- * each published or unpublished on its own; readers see their language, else English (ContentService).
- */
-const ZNewsAdminCreate = ZNewsCreate.extend({ cover: coverInput.default('') });
-const ZNewsAdminChange = z.object({
-  lang: ZNewsCreate.shape.lang.optional(),
-  title: requiredText('news_title_required', 200).optional(),
-  // '' clears the summary (the reader's list shows none).
-  description: safeText().trim().max(500, { error: 'field_too_long' }).optional(),
-  content: ZNewsCreate.shape.content.optional(),
-  category_id: intFromInput('news_category_invalid', (number) => number.min(0, { error: 'news_category_invalid' })).optional(),
-  published: z.boolean({ error: 'field_invalid' }).optional(),
-  cover: coverInput.optional(),
-});
 
 type NewsRow = typeof news.$inferSelect;
 

@@ -1,4 +1,4 @@
-import { CashierType, dec, invalid, notFound, safeText } from '@pipwise/domain';
+import { CashierType, dec, invalid, notFound, ZChannelChange, ZChannelCreate, type ChannelFields } from '@pipwise/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -6,39 +6,12 @@ import type { CoreDeps, Module } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { depositChannels } from '../../db/schema.js';
 import { registerAdminCrud } from '../../http/admin-crud.js';
-import { decimalInput, definedFields, flagInput, sortInput } from '../../http/admin-input.js';
+import { definedFields } from '../../http/admin-input.js';
 import type { OperatorPrincipal } from '../../http/operator.js';
 import type { AuditService } from '../audit/service.js';
 import { coinAddress } from '../../cashier/destinations.js';
 
 type ChannelRow = typeof depositChannels.$inferSelect;
-
-const text = (max: number) => safeText().trim().max(max, { error: 'field_too_long' });
-/** Amounts are USD with cents, as the wallet keeps them. */
-const amount = () => decimalInput('channel_amount_invalid', 2, { positive: true, integerDigits: 15 });
-
-const ZChannelFields = z.object({
-  type: z.union([z.literal(CashierType.coin), z.literal(CashierType.bank)], { error: 'channel_type_invalid' }),
-  currency_code: z.string({ error: 'channel_currency_invalid' }).regex(/^[A-Z0-9]{2,10}$/, { error: 'channel_currency_invalid' }),
-  protocol_code: z
-    .string({ error: 'channel_protocol_invalid' })
-    .regex(/^([A-Z0-9]{2,20})?$/, { error: 'channel_protocol_invalid' }),
-  address: text(200),
-  bank_name: text(200),
-  bank_address: text(300),
-  bank_swift: text(20),
-  payee_name: text(200),
-  payee_account: text(100),
-  bank_remark: text(500),
-  min_amount: amount(),
-  max_amount: amount(),
-  enabled: flagInput('channel_enabled_invalid'),
-  sort: sortInput('channel_sort_invalid'),
-});
-type ChannelFields = z.infer<typeof ZChannelFields>;
-
-const ZChannelCreate = ZChannelFields.partial().required({ type: true, currency_code: true, min_amount: true, max_amount: true });
-const ZChannelChange = ZChannelFields.partial();
 
 const channelView = (row: ChannelRow) => ({
   id: row.id,

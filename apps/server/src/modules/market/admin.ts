@@ -1,52 +1,25 @@
-import { conflict, dec, invalid, notFound, requiredText } from '@pipwise/domain';
+import {
+  conflict,
+  dec,
+  invalid,
+  notFound,
+  ZCategoryChange,
+  ZCategoryCreate,
+  ZInstrumentChange,
+  type InstrumentChange,
+} from '@pipwise/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { categories, instruments } from '../../db/schema.js';
 import { registerAdminCrud } from '../../http/admin-crud.js';
-import { decimalInput, flagInput, namesInAllLanguages, pathId, requireSomeChange, sortInput } from '../../http/admin-input.js';
+import { pathId, requireSomeChange } from '../../http/admin-input.js';
 import { ok, parse } from '../../http/envelope.js';
 import { requireOperator, type OperatorPrincipal } from '../../http/operator.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { AuditService } from '../audit/service.js';
 import type { MarketEngine } from './service.js';
-
-/** Highest leverage an operator may offer (1:1000). */
-const MAX_LEVERAGE = 1000;
-
-const ZInstrumentChange = z.object({
-  // The spread's decimals are checked against the instrument's precision once it is read.
-  spread: decimalInput('instrument_spread_invalid', 10).optional(),
-  leverages: z
-    .array(
-      z
-        .number({ error: 'instrument_leverages_invalid' })
-        .int({ error: 'instrument_leverages_invalid' })
-        .min(1, { error: 'instrument_leverages_invalid' })
-        .max(MAX_LEVERAGE, { error: 'instrument_leverages_invalid' }),
-      { error: 'instrument_leverages_invalid' },
-    )
-    .min(1, { error: 'instrument_leverages_invalid' })
-    .max(20, { error: 'instrument_leverages_invalid' })
-    .refine((list) => new Set(list).size === list.length, { error: 'instrument_leverages_invalid' })
-    .optional(),
-  fee_rate: decimalInput('instrument_fee_rate_invalid', 8, { integerDigits: 4 }).optional(),
-  min_lots: decimalInput('instrument_lots_invalid', 4, { positive: true }).optional(),
-  lot_step: decimalInput('instrument_lots_invalid', 4, { positive: true }).optional(),
-  max_lots: decimalInput('instrument_lots_invalid', 4, { positive: true }).optional(),
-  enabled: flagInput('instrument_enabled_invalid').optional(),
-  sort: sortInput('instrument_sort_invalid').optional(),
-  name: requiredText('instrument_name_invalid', 100).optional(),
-});
-export type InstrumentChange = z.infer<typeof ZInstrumentChange>;
-
-const ZCategoryCreate = z.object({
-  slug: z.string({ error: 'category_slug_invalid' }).regex(/^[a-z][a-z0-9-]{0,31}$/, { error: 'category_slug_invalid' }),
-  sort: sortInput('category_sort_invalid').default(0),
-  names: namesInAllLanguages('category_names_invalid'),
-});
-const ZCategoryChange = ZCategoryCreate.partial().extend({ sort: sortInput('category_sort_invalid').optional() });
 
 type InstrumentRow = typeof instruments.$inferSelect;
 type CategoryRow = typeof categories.$inferSelect;

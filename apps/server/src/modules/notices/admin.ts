@@ -1,4 +1,4 @@
-import { notFound, requiredText, ZAnnouncementCreate } from '@pipwise/domain';
+import { notFound, ZAnnouncementChange, ZAnnouncementCreate, ZContentAdminQuery, type ContentAdminQuery } from '@pipwise/domain';
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -6,21 +6,9 @@ import type { Db } from '../../db/client.js';
 import { countOf, paged } from '../../db/paging.js';
 import { announcementReads, announcements } from '../../db/schema.js';
 import { registerAdminCrud } from '../../http/admin-crud.js';
-import { ZContentAdminQuery, type ContentAdminQuery } from '../../http/admin-input.js';
 import { sanitizeContentHtml } from '../../http/html.js';
 import type { OperatorPrincipal } from '../../http/operator.js';
 import type { AuditService } from '../audit/service.js';
-
-/**
- * An announcement is one row in one language (the table's shape), published on its own; users see their
- * language, else English (NoticesService).
- */
-const ZAnnouncementChange = z.object({
-  lang: ZAnnouncementCreate.shape.lang.optional(),
-  title: requiredText('notice_title_required', 200).optional(),
-  content: ZAnnouncementCreate.shape.content.optional(),
-  published: z.boolean({ error: 'field_invalid' }).optional(),
-});
 
 type AnnouncementRow = typeof announcements.$inferSelect;
 

@@ -1,40 +1,13 @@
-import {
-  forbidden,
-  invalid,
-  MONEY_SETTING_KEYS,
-  ZComplaintEmailSetting,
-  ZServiceLinkSetting,
-  type OperatorRole,
-} from '@pipwise/domain';
+import { forbidden, invalid, MONEY_SETTING_KEYS, SETTING_RULES, type OperatorRole } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
 import { ok } from '../../http/envelope.js';
 import { requireOperator, type OperatorPrincipal } from '../../http/operator.js';
 import type { SettingsService } from './service.js';
 
-const flag = z.enum(['0', '1']);
-const nonNegative = z.string().regex(/^\d{1,9}(\.\d{1,6})?$/);
-const positiveInteger = z.string().regex(/^[1-9]\d{0,8}$/);
-
-/** What each setting may hold: a value its readers can always parse. */
-const SETTING_RULES: Record<SettingKey, z.ZodType<string>> = {
-  verify_reg_type: z.enum(['1', '2', '3']),
-  is_show_mobile: flag,
-  service_link: ZServiceLinkSetting,
-  service_link_type: z.enum(['1', '2', '3']),
-  trade_fee_type: z.enum(['1', '2']),
-  demo_start_balance: nonNegative,
-  stop_out_level: nonNegative,
-  complaint_email: ZComplaintEmailSetting,
-  withdraw_requires_kyc: flag,
-  payout_method_cooldown_hours: nonNegative,
-  deposit_expiry_days: positiveInteger,
-  restricted_countries: z.string().regex(/^([A-Z]{2}(,[A-Z]{2})*)?$/),
-  withdraw_four_eyes_above: nonNegative,
-  withdraw_rate_max_age_hours: positiveInteger,
-  review_claim_minutes: positiveInteger,
-};
+/** Every stored setting has its rule (the compiler checks the domain's table against the stored keys). */
+const RULES: Record<SettingKey, z.ZodType<string>> = SETTING_RULES;
 
 const MONEY_SETTINGS: ReadonlySet<string> = new Set(MONEY_SETTING_KEYS);
 
@@ -50,7 +23,7 @@ export const mayChangeSetting = (role: OperatorRole, key: SettingKey) =>
 function checkedValue(key: string, value: unknown): { key: SettingKey; value: string } {
   if (!Object.hasOwn(DEFAULT_SETTINGS, key)) throw invalid('operator_setting_unknown', { field: key });
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  const parsed = SETTING_RULES[key as SettingKey].safeParse(text);
+  const parsed = RULES[key as SettingKey].safeParse(text);
   if (!parsed.success) throw invalid('field_invalid', { field: key });
   return { key: key as SettingKey, value: parsed.data };
 }

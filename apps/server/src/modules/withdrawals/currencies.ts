@@ -1,4 +1,14 @@
-import { CashierType, dec, FIXED_FEE_TYPE, invalid, notFound, type WithdrawRateSource } from '@pipwise/domain';
+import {
+  CashierType,
+  dec,
+  invalid,
+  notFound,
+  RATE_FEE_TYPE,
+  ZCurrencyChange,
+  ZCurrencyCreate,
+  type CurrencyFields,
+  type WithdrawRateSource,
+} from '@pipwise/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -7,46 +17,12 @@ import type { CoreDeps, Module } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { withdrawCurrencies } from '../../db/schema.js';
 import { registerAdminCrud } from '../../http/admin-crud.js';
-import { decimalInput, definedFields, flagInput, sortInput } from '../../http/admin-input.js';
+import { definedFields } from '../../http/admin-input.js';
 import type { OperatorPrincipal } from '../../http/operator.js';
 import type { AuditService } from '../audit/service.js';
 import type { WithdrawRates } from './rates.js';
 
-/** fee_type 2: the fee is amount × draw_rate (1 is a fixed fee of draw_rate USD). */
-const RATE_FEE_TYPE = 2;
-
 type CurrencyRow = typeof withdrawCurrencies.$inferSelect;
-
-/** Amounts are USD with cents, as the wallet keeps them. */
-const amount = () => decimalInput('currency_amount_invalid', 2, { positive: true, integerDigits: 15 });
-
-const ZCurrencyFields = z.object({
-  type: z.union([z.literal(CashierType.coin), z.literal(CashierType.bank)], { error: 'currency_type_invalid' }),
-  code: z.string({ error: 'currency_code_invalid' }).regex(/^[A-Z0-9]{2,10}$/, { error: 'currency_code_invalid' }),
-  protocol: z.string({ error: 'currency_protocol_invalid' }).regex(/^([A-Z0-9]{2,20})?$/, { error: 'currency_protocol_invalid' }),
-  fee_type: z.union([z.literal(FIXED_FEE_TYPE), z.literal(RATE_FEE_TYPE)], { error: 'currency_fee_type_invalid' }),
-  draw_rate: decimalInput('currency_draw_rate_invalid', 8),
-  usd_price: decimalInput('currency_usd_price_invalid', 8, { positive: true }),
-  min_amount: amount(),
-  max_amount: amount(),
-  enabled: flagInput('currency_enabled_invalid'),
-  sort: sortInput('currency_sort_invalid'),
-});
-type CurrencyFields = z.infer<typeof ZCurrencyFields>;
-
-const ZCurrencyCreate = ZCurrencyFields.partial().required({
-  type: true,
-  code: true,
-  fee_type: true,
-  draw_rate: true,
-  usd_price: true,
-  min_amount: true,
-  max_amount: true,
-});
-/** `confirm_rate: true` confirms the operator's rate as it stands: its validity starts again. */
-const ZCurrencyChange = ZCurrencyFields.partial().extend({
-  confirm_rate: z.literal(true, { error: 'currency_confirm_rate_invalid' }).optional(),
-});
 
 const currencyView = (row: CurrencyRow) => ({
   id: row.id,
