@@ -92,16 +92,6 @@ export interface HubDeps {
   config: Pick<Config, 'trustProxy' | 'allowedOrigins' | 'socketsPerAddress'>;
 }
 
-export interface HubDeps {
-  bus: EventBus;
-  clock: Clock;
-  log: FastifyBaseLogger;
-  resolveToken: TokenResolver;
-  /** The accounts service's logout: revokes the token for HTTP and every socket. */
-  revokeToken: (token: string) => Promise<void>;
-  config: Pick<Config, 'trustProxy' | 'allowedOrigins' | 'socketsPerAddress'>;
-}
-
 /**
  * The WebSocket hub (docs/architecture.md, "Socket"), composed of one part per concern: admission
  * (`admission.ts`: path, origin, capacity, per-address caps), the clients' messages (`messages.ts`:
