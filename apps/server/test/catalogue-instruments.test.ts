@@ -1,8 +1,7 @@
-import { ApiPath, LANGUAGES, type CategoryView, type TradePairView } from '@pipwise/domain';
+import { ApiPath, LANGUAGES, type CategoryView, type InstrumentAdminView, type TradePairView } from '@pipwise/domain';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, categories, instruments } from '../src/db/schema.js';
-import type { InstrumentAdminView } from '../src/modules/market/admin.js';
 import { DB_KINDS } from './harness.js';
 import { startTradingServer, type TradingServer } from './trading-helpers.js';
 

@@ -5,11 +5,14 @@ import { pathId, requireSomeChange } from './admin-input.js';
 import { ok, parse } from './envelope.js';
 import { requireOperator, type OperatorPrincipal } from './operator.js';
 
-/** What the operators' side of an editable list does; the service audits each change in its transaction. */
-export interface AdminCrud<Query extends z.ZodType, Create extends z.ZodType, Change extends z.ZodType> {
-  list(query: z.output<Query>): Promise<unknown>;
-  create(input: z.output<Create>, by: OperatorPrincipal, ip: string): Promise<unknown>;
-  update(id: number, change: z.output<Change>, by: OperatorPrincipal, ip: string): Promise<unknown>;
+/**
+ * What the operators' side of an editable list does; the service audits each change in its transaction.
+ * `Row` is the domain's view of one entry, `List` what the list answers (rows, or a page of them).
+ */
+export interface AdminCrud<Query extends z.ZodType, Create extends z.ZodType, Change extends z.ZodType, Row, List> {
+  list(query: z.output<Query>): Promise<List>;
+  create(input: z.output<Create>, by: OperatorPrincipal, ip: string): Promise<Row>;
+  update(id: number, change: z.output<Change>, by: OperatorPrincipal, ip: string): Promise<Row>;
   /** Lists without it take no DELETE. */
   remove?(id: number, by: OperatorPrincipal, ip: string): Promise<void>;
 }
@@ -18,12 +21,12 @@ export interface AdminCrud<Query extends z.ZodType, Create extends z.ZodType, Ch
  * `path` for `role`: GET the list (its query checked by `query` when given), POST a new one, PUT `/:id`
  * a change of at least one field and, where the service removes, DELETE `/:id`.
  */
-export function registerAdminCrud<Query extends z.ZodType, Create extends z.ZodType, Change extends z.ZodType>(
+export function registerAdminCrud<Query extends z.ZodType, Create extends z.ZodType, Change extends z.ZodType, Row, List>(
   app: FastifyInstance,
   path: string,
   role: OperatorRole,
   options: { query?: Query; create: Create; change: Change; notFoundKey: string },
-  admin: AdminCrud<Query, Create, Change>,
+  admin: AdminCrud<Query, Create, Change, Row, List>,
 ) {
   app.get(path, async (request) => {
     requireOperator(request);

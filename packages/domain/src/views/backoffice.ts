@@ -1,4 +1,6 @@
-import type { OperatorRole } from '../backoffice.js';
+import type { OperatorRole, PendingChangeView } from '../backoffice.js';
+import type { WithdrawRateSource } from '../cashier.js';
+import type { CompanyStatusView, CompanyView } from '../company.js';
 
 // What the operator API (`/admin/api`, docs/admin-api.md) answers: the server's presenters are declared
 // to return these and the back office reads them, so a field one side drops or retypes is a compile error.
@@ -181,4 +183,131 @@ export interface OutboxMessageView {
 /** `GET /outbox`: a page, and how e-mail leaves the server now. */
 export interface OutboxPageView extends OperatorPageView<OutboxMessageView> {
   mail: 'smtp' | 'outbox';
+}
+
+// Approvals of four-eyes changes.
+
+/** The operator after an approved role change, as the approval answers it: the server's record, field names as stored. */
+export interface OperatorRecordView {
+  id: number;
+  email: string;
+  role: OperatorRole;
+  disabled: boolean;
+  createdBy: string;
+  createdAt: string;
+  passwordChangedAt: string | null;
+}
+
+/** What an approved change did: an addition's enrolment link, a role change's operator, nothing for settings. */
+export type ApprovedChangeResultView = OperatorEnrolmentView | OperatorRecordView | null;
+
+/** `POST /changes/:id/approve`. */
+export interface ChangeApprovalView {
+  change: PendingChangeView;
+  result: ApprovedChangeResultView;
+}
+
+// The catalogue, content and cashier terms. Decimals are exact text (the operator edits what is stored).
+
+/** An instrument as the back office edits it. */
+export interface InstrumentAdminView {
+  id: number;
+  code: string;
+  show_code: string;
+  name: string;
+  category_id: number;
+  price_precision: number;
+  spread: string;
+  leverages: number[];
+  fee_rate: string;
+  min_lots: string;
+  lot_step: string;
+  max_lots: string;
+  contract_size: string;
+  margin_mode: number;
+  session: string;
+  enabled: boolean;
+  sort: number;
+}
+
+/** A category with its name in every language. */
+export interface CategoryAdminView {
+  id: number;
+  slug: string;
+  sort: number;
+  names: Record<string, string>;
+}
+
+/** An article as the reader's detail shows it, plus what only the back office edits (`cover` repeats `logo`). */
+export interface NewsAdminView {
+  id: number;
+  lang: string;
+  title: string;
+  desc: string;
+  logo: string;
+  cover: string;
+  content: string;
+  category_id: number;
+  published: boolean;
+  created_at: string;
+}
+
+/** An announcement as the user's detail shows it, plus language and state (`read` is always false here). */
+export interface AnnouncementAdminView {
+  id: number;
+  lang: string;
+  title: string;
+  content: string;
+  published: boolean;
+  created_at: string;
+  read: boolean;
+}
+
+/** A company as the back office edits it: its profile, its site status and its place in the list. */
+export interface CompanyAdminView extends CompanyView, CompanyStatusView {
+  sort: number;
+}
+
+/** A deposit channel (coin address or bank account); amounts are USD with cents. */
+export interface DepositChannelView {
+  id: number;
+  type: number;
+  currency_code: string;
+  protocol_code: string;
+  address: string;
+  bank_name: string;
+  bank_address: string;
+  bank_swift: string;
+  payee_name: string;
+  payee_account: string;
+  bank_remark: string;
+  min_amount: string;
+  max_amount: string;
+  enabled: boolean;
+  sort: number;
+}
+
+/** A withdrawal currency's terms as stored (what create and update answer). */
+export interface WithdrawCurrencyAdminView {
+  id: number;
+  type: number;
+  code: string;
+  protocol: string;
+  fee_type: number;
+  draw_rate: string;
+  usd_price: string;
+  usd_price_updated_at: string;
+  min_amount: string;
+  max_amount: string;
+  enabled: boolean;
+  sort: number;
+}
+
+/** The list adds the rate users get now: a market pair's (the operator's `usd_price` then unused) or the operator's. */
+export interface WithdrawCurrencyAdminListView extends WithdrawCurrencyAdminView {
+  rate_source: WithdrawRateSource;
+  rate_pair: string | null;
+  rate: string;
+  rate_at: string;
+  rate_expires_at: string | null;
 }

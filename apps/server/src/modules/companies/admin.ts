@@ -1,4 +1,12 @@
-import { CompanyStatus, invalid, notFound, ZCompanyChange, ZCompanySave, type CompanySave } from '@pipwise/domain';
+import {
+  CompanyStatus,
+  invalid,
+  notFound,
+  ZCompanyChange,
+  ZCompanySave,
+  type CompanyAdminView,
+  type CompanySave,
+} from '@pipwise/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
@@ -9,7 +17,11 @@ import type { AuditService } from '../audit/service.js';
 import { presentCompany, presentStatus, type CompanyRecord } from './service.js';
 
 /** A company as the back office edits it: its profile, its site status and its place in the list. */
-export const companyAdminView = (row: CompanyRecord) => ({ ...presentCompany(row), ...presentStatus(row), sort: row.sort });
+export const companyAdminView = (row: CompanyRecord): CompanyAdminView => ({
+  ...presentCompany(row),
+  ...presentStatus(row),
+  sort: row.sort,
+});
 
 /**
  * The operators' side of companies (the white-label sites). The site status (`status`, `type`,
@@ -18,7 +30,7 @@ export const companyAdminView = (row: CompanyRecord) => ({ ...presentCompany(row
 export class CompaniesAdmin {
   constructor(private readonly deps: { db: Db; audit: AuditService }) {}
 
-  async list() {
+  async list(): Promise<CompanyAdminView[]> {
     const rows = await this.deps.db.select().from(companies).orderBy(asc(companies.sort), asc(companies.id));
     return rows.map(companyAdminView);
   }

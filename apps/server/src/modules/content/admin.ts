@@ -1,4 +1,12 @@
-import { notFound, ZContentAdminQuery, ZNewsAdminChange, ZNewsAdminCreate, type ContentAdminQuery } from '@pipwise/domain';
+import {
+  notFound,
+  type OperatorPageView,
+  ZContentAdminQuery,
+  ZNewsAdminChange,
+  ZNewsAdminCreate,
+  type ContentAdminQuery,
+  type NewsAdminView,
+} from '@pipwise/domain';
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -13,7 +21,7 @@ import type { AuditService } from '../audit/service.js';
 type NewsRow = typeof news.$inferSelect;
 
 /** An article as the reader's detail shows it, plus what only the back office edits. */
-const newsAdminView = (row: NewsRow) => ({
+const newsAdminView = (row: NewsRow): NewsAdminView => ({
   id: row.id,
   lang: row.lang,
   title: row.title,
@@ -33,7 +41,7 @@ const newsAdminView = (row: NewsRow) => ({
 export class NewsAdmin {
   constructor(private readonly deps: { db: Db; audit: AuditService }) {}
 
-  async list(query: ContentAdminQuery) {
+  async list(query: ContentAdminQuery): Promise<OperatorPageView<NewsAdminView>> {
     const conditions: (SQL | undefined)[] = [
       query.lang ? eq(news.lang, query.lang) : undefined,
       query.published ? eq(news.published, query.published === '1') : undefined,
@@ -55,7 +63,7 @@ export class NewsAdmin {
     );
   }
 
-  async create(input: z.infer<typeof ZNewsAdminCreate>, by: OperatorPrincipal, ip: string) {
+  async create(input: z.infer<typeof ZNewsAdminCreate>, by: OperatorPrincipal, ip: string): Promise<NewsAdminView> {
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(news)
@@ -75,7 +83,7 @@ export class NewsAdmin {
     });
   }
 
-  async update(id: number, change: z.infer<typeof ZNewsAdminChange>, by: OperatorPrincipal, ip: string) {
+  async update(id: number, change: z.infer<typeof ZNewsAdminChange>, by: OperatorPrincipal, ip: string): Promise<NewsAdminView> {
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx.select().from(news).where(eq(news.id, id)).for('update');
       if (!row) throw notFound('news_not_found');

@@ -1,4 +1,13 @@
-import { CashierType, dec, invalid, notFound, ZChannelChange, ZChannelCreate, type ChannelFields } from '@pipwise/domain';
+import {
+  CashierType,
+  dec,
+  invalid,
+  notFound,
+  ZChannelChange,
+  ZChannelCreate,
+  type ChannelFields,
+  type DepositChannelView as ChannelView,
+} from '@pipwise/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -13,7 +22,7 @@ import { coinAddress } from '../../cashier/destinations.js';
 
 type ChannelRow = typeof depositChannels.$inferSelect;
 
-const channelView = (row: ChannelRow) => ({
+const channelView = (row: ChannelRow): ChannelView => ({
   id: row.id,
   type: row.type,
   currency_code: row.currencyCode,
@@ -30,7 +39,6 @@ const channelView = (row: ChannelRow) => ({
   enabled: row.enabled,
   sort: row.sort,
 });
-type ChannelView = ReturnType<typeof channelView>;
 
 /**
  * What a user is shown must be payable: a coin channel an address valid for its protocol, a bank channel

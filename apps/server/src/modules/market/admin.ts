@@ -6,6 +6,8 @@ import {
   ZCategoryChange,
   ZCategoryCreate,
   ZInstrumentChange,
+  type CategoryAdminView,
+  type InstrumentAdminView,
   type InstrumentChange,
 } from '@pipwise/domain';
 import { asc, eq } from 'drizzle-orm';
@@ -23,27 +25,6 @@ import type { MarketEngine } from './service.js';
 
 type InstrumentRow = typeof instruments.$inferSelect;
 type CategoryRow = typeof categories.$inferSelect;
-
-/** An instrument as the back office edits it: decimals as exact text. */
-export interface InstrumentAdminView {
-  id: number;
-  code: string;
-  show_code: string;
-  name: string;
-  category_id: number;
-  price_precision: number;
-  spread: string;
-  leverages: number[];
-  fee_rate: string;
-  min_lots: string;
-  lot_step: string;
-  max_lots: string;
-  contract_size: string;
-  margin_mode: number;
-  session: string;
-  enabled: boolean;
-  sort: number;
-}
 
 const instrumentView = (row: InstrumentRow): InstrumentAdminView => ({
   id: row.id,
@@ -65,7 +46,7 @@ const instrumentView = (row: InstrumentRow): InstrumentAdminView => ({
   sort: row.sort,
 });
 
-const categoryView = (row: CategoryRow) => ({ id: row.id, slug: row.slug, sort: row.sort, names: row.names });
+const categoryView = (row: CategoryRow): CategoryAdminView => ({ id: row.id, slug: row.slug, sort: row.sort, names: row.names });
 
 /**
  * The operators' side of the market: instruments' trading rules and the categories. Each change is one
@@ -123,7 +104,7 @@ export class MarketAdmin {
     return rows.map(categoryView);
   }
 
-  async createCategory(input: z.infer<typeof ZCategoryCreate>, by: OperatorPrincipal, ip: string) {
+  async createCategory(input: z.infer<typeof ZCategoryCreate>, by: OperatorPrincipal, ip: string): Promise<CategoryAdminView> {
     const created = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx.insert(categories).values(input).onConflictDoNothing({ target: categories.slug }).returning();
       if (!row) throw conflict('category_slug_taken', { slug: input.slug });
@@ -138,7 +119,12 @@ export class MarketAdmin {
     return created;
   }
 
-  async updateCategory(id: number, change: z.infer<typeof ZCategoryChange>, by: OperatorPrincipal, ip: string) {
+  async updateCategory(
+    id: number,
+    change: z.infer<typeof ZCategoryChange>,
+    by: OperatorPrincipal,
+    ip: string,
+  ): Promise<CategoryAdminView> {
     const updated = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx.select().from(categories).where(eq(categories.id, id)).for('update');
       if (!row) throw notFound('category_not_found');

@@ -1,4 +1,12 @@
-import { notFound, ZAnnouncementChange, ZAnnouncementCreate, ZContentAdminQuery, type ContentAdminQuery } from '@pipwise/domain';
+import {
+  notFound,
+  type OperatorPageView,
+  ZAnnouncementChange,
+  ZAnnouncementCreate,
+  ZContentAdminQuery,
+  type AnnouncementAdminView,
+  type ContentAdminQuery,
+} from '@pipwise/domain';
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -13,7 +21,7 @@ import type { AuditService } from '../audit/service.js';
 type AnnouncementRow = typeof announcements.$inferSelect;
 
 /** An announcement as the user's detail shows it (never read by an operator), plus language and state. */
-const announcementAdminView = (row: AnnouncementRow) => ({
+const announcementAdminView = (row: AnnouncementRow): AnnouncementAdminView => ({
   id: row.id,
   lang: row.lang,
   title: row.title,
@@ -30,7 +38,7 @@ const announcementAdminView = (row: AnnouncementRow) => ({
 export class AnnouncementsAdmin {
   constructor(private readonly deps: { db: Db; audit: AuditService }) {}
 
-  async list(query: ContentAdminQuery) {
+  async list(query: ContentAdminQuery): Promise<OperatorPageView<AnnouncementAdminView>> {
     const conditions: (SQL | undefined)[] = [
       query.lang ? eq(announcements.lang, query.lang) : undefined,
       query.published ? eq(announcements.published, query.published === '1') : undefined,
@@ -52,7 +60,7 @@ export class AnnouncementsAdmin {
     );
   }
 
-  async create(input: z.infer<typeof ZAnnouncementCreate>, by: OperatorPrincipal, ip: string) {
+  async create(input: z.infer<typeof ZAnnouncementCreate>, by: OperatorPrincipal, ip: string): Promise<AnnouncementAdminView> {
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(announcements)
@@ -67,7 +75,12 @@ export class AnnouncementsAdmin {
     });
   }
 
-  async update(id: number, change: z.infer<typeof ZAnnouncementChange>, by: OperatorPrincipal, ip: string) {
+  async update(
+    id: number,
+    change: z.infer<typeof ZAnnouncementChange>,
+    by: OperatorPrincipal,
+    ip: string,
+  ): Promise<AnnouncementAdminView> {
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx.select().from(announcements).where(eq(announcements.id, id)).for('update');
       if (!row) throw notFound('notice_not_found');

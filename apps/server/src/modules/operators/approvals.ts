@@ -1,4 +1,12 @@
-import { ChangeStatus, conflict, forbidden, notFound, rejected, type PendingChangeView } from '@pipwise/domain';
+import {
+  ChangeStatus,
+  conflict,
+  forbidden,
+  notFound,
+  rejected,
+  type ApprovedChangeResultView,
+  type PendingChangeView,
+} from '@pipwise/domain';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Tx } from '../../db/client.js';
@@ -21,7 +29,12 @@ export interface ChangeSigner {
  * `afterCommit` runs once that has committed (to tell other processes, say). Its answer is the approver's.
  */
 export interface ChangeKind {
-  apply(tx: Tx, payload: Record<string, unknown>, change: PendingChangeRow, checker: ChangeSigner): Promise<unknown>;
+  apply(
+    tx: Tx,
+    payload: Record<string, unknown>,
+    change: PendingChangeRow,
+    checker: ChangeSigner,
+  ): Promise<ApprovedChangeResultView>;
   afterCommit?(payload: Record<string, unknown>): void;
 }
 
@@ -89,7 +102,7 @@ export class ApprovalsService {
   }
 
   /** A second superadmin's approval: applies the change and marks it, in one transaction. */
-  async approve(id: number, checker: ChangeSigner): Promise<{ change: PendingChangeRow; result: unknown }> {
+  async approve(id: number, checker: ChangeSigner): Promise<{ change: PendingChangeRow; result: ApprovedChangeResultView }> {
     let handler: ChangeKind | undefined;
     const outcome = await this.deps.db.transaction(async (tx) => {
       const change = await this.waiting(tx, id);

@@ -11,6 +11,7 @@ import {
   ZOperatorLoginRequest,
   ZOperatorPasswordRequest,
   ZOperatorRoleRequest,
+  type ChangeApprovalView,
   type EnrolmentStartView,
   type OperatorEnrolmentView,
   type OperatorRowView,
@@ -78,7 +79,8 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
         ...operator,
         ip: request.ip,
       });
-      return ok(request, { change: presentChange(change), result }, 'change_approved');
+      const answer: ChangeApprovalView = { change: presentChange(change), result };
+      return ok(request, answer, 'change_approved');
     });
 
     app.post('/admin/api/changes/:id/reject', async (request) => {

@@ -1,15 +1,8 @@
-import { isOperatorRole, type OperatorRole } from '@pipwise/domain';
+import { isOperatorRole, type OperatorRecordView } from '@pipwise/domain';
 import type { operators } from '../../db/schema.js';
 
-export interface OperatorView {
-  id: number;
-  email: string;
-  role: OperatorRole;
-  disabled: boolean;
-  createdBy: string;
-  createdAt: string;
-  passwordChangedAt: string | null;
-}
+/** The stored operator; an approved role change answers it as it is (the domain's OperatorRecordView). */
+export type OperatorView = OperatorRecordView;
 
 export function toView(row: typeof operators.$inferSelect): OperatorView {
   return {

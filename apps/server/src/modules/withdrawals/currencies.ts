@@ -7,7 +7,8 @@ import {
   ZCurrencyChange,
   ZCurrencyCreate,
   type CurrencyFields,
-  type WithdrawRateSource,
+  type WithdrawCurrencyAdminListView as CurrencyListView,
+  type WithdrawCurrencyAdminView as CurrencyView,
 } from '@pipwise/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -24,7 +25,7 @@ import type { WithdrawRates } from './rates.js';
 
 type CurrencyRow = typeof withdrawCurrencies.$inferSelect;
 
-const currencyView = (row: CurrencyRow) => ({
+const currencyView = (row: CurrencyRow): CurrencyView => ({
   id: row.id,
   type: row.type,
   code: row.code,
@@ -38,16 +39,6 @@ const currencyView = (row: CurrencyRow) => ({
   enabled: row.enabled,
   sort: row.sort,
 });
-type CurrencyView = ReturnType<typeof currencyView>;
-
-/** The list adds the rate users get now: a market pair's (the operator's `usd_price` then unused) or the operator's. */
-interface CurrencyListView extends CurrencyView {
-  rate_source: WithdrawRateSource;
-  rate_pair: string | null;
-  rate: string;
-  rate_at: string;
-  rate_expires_at: string | null;
-}
 
 /**
  * A currency users can be paid in: a coin names its protocol (addresses are checked against it), a rate
