@@ -1,4 +1,4 @@
-import { LANGUAGES } from '@pipwise/domain';
+import { LANGUAGES, type AnnouncementAdminView, type NewsAdminView } from '@pipwise/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer, Form, Input, Popconfirm, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -10,20 +10,17 @@ import { RichTextEditor } from './RichTextEditor';
 import { PageHeader } from './PageHeader';
 
 /** A news article or an announcement as the operator API answers it. */
-interface Article {
-  id: number;
+type Article = NewsAdminView | AnnouncementAdminView;
+
+/** What the form sends; only news have a summary (`desc` in the answer) and a cover image's address. */
+interface Draft {
   lang: string;
   title: string;
-  /** News: the summary (`desc` in the server's answer) and the cover image's address. */
   description?: string;
-  desc?: string;
   cover?: string;
   content: string;
   published: boolean;
-  created_at?: string;
 }
-
-type Draft = Omit<Article, 'id' | 'created_at' | 'desc'>;
 
 interface ContentManagerProps {
   /** `news` or `announcements`: the API path and the i18n key prefix. */
@@ -96,8 +93,8 @@ export function ContentManager({ kind, contentMax, withDescription = false }: Co
         : {
             lang: article.lang,
             title: article.title,
-            description: article.description ?? article.desc ?? '',
-            cover: article.cover ?? '',
+            description: 'desc' in article ? article.desc : '',
+            cover: 'cover' in article ? article.cover : '',
             content: article.content,
             published: article.published,
           },
@@ -136,7 +133,7 @@ export function ContentManager({ kind, contentMax, withDescription = false }: Co
         title: article.title,
         content: article.content,
         published,
-        ...(withDescription ? { description: article.description ?? article.desc ?? '', cover: article.cover ?? '' } : {}),
+        ...('desc' in article ? { description: article.desc, cover: article.cover } : {}),
       },
     });
 

@@ -1,4 +1,4 @@
-import type { OperatorEnrolmentView, PendingChangeView } from '@pipwise/domain';
+import type { ChangeApprovalView, OperatorEnrolmentView, PendingChangeView } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useState, type HTMLAttributes } from 'react';
@@ -55,11 +55,12 @@ export default function Changes() {
   });
   const decide = useMutation({
     mutationFn: ({ id, action }: { id: number; action: 'approve' | 'reject' }) =>
-      adminApi<{ result?: unknown }>('POST', `/changes/${id}/${action}`),
+      adminApi<Partial<ChangeApprovalView>>('POST', `/changes/${id}/${action}`),
     onSuccess: (answer, { action }) => {
       void message.success(t(`done_${action}`));
-      const result = answer.result as Partial<OperatorEnrolmentView> | null | undefined;
-      if (result && typeof result.link === 'string') setEnrolment(result as OperatorEnrolmentView);
+      // Only an approved addition answers an enrolment link (a rejection answers no result).
+      const result = answer.result;
+      if (result && 'link' in result) setEnrolment(result);
       void queryClient.invalidateQueries({ queryKey: ['changes'] });
       void queryClient.invalidateQueries({ queryKey: ['settings'] });
       void queryClient.invalidateQueries({ queryKey: ['operators'] });

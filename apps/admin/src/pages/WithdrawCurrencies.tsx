@@ -1,4 +1,4 @@
-import { CashierType, dec, FIXED_FEE_TYPE } from '@pipwise/domain';
+import { CashierType, dec, FIXED_FEE_TYPE, type WithdrawCurrencyAdminListView } from '@pipwise/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Space, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
@@ -10,15 +10,10 @@ import { adminApi } from '../api';
 import { errorText, formatDateTime, TABULAR } from '../components/BackOfficeStates';
 
 /** What the list adds to a currency: the rate users get now and where it comes from. */
-interface RateRow {
-  id: number;
-  code: string;
-  rate: string;
-  rate_source: 'market' | 'operator';
-  rate_pair: string | null;
-  rate_at: string;
-  rate_expires_at: string | null;
-}
+type RateRow = Pick<
+  WithdrawCurrencyAdminListView,
+  'id' | 'code' | 'rate' | 'rate_source' | 'rate_pair' | 'rate_at' | 'rate_expires_at'
+>;
 
 /**
  * The rate users are charged now: a market pair's (the stored usd_price is then unused) or the operators'
