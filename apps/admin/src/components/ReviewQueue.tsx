@@ -4,7 +4,6 @@ import {
   ZIdentityRejectRequest,
   ZWithdrawalDecisionRequest,
   type CashierEventView,
-  type FormSchema,
   type ReviewQueue as QueueName,
   type ReviewClaimView,
   type ReviewUserView,
@@ -21,7 +20,7 @@ import { formatDateTime } from './DateTime';
 import { AMOUNT_PATTERN, amountFromText, formatMoney } from './Money';
 import { PagedTable } from './PagedTable';
 import { errorMessage } from './QueryError';
-import { ReviewReasonModal } from './ReviewReasonModal';
+import { ReviewReasonModal, type RefusalSchema } from './ReviewReasonModal';
 import { UserSummary } from './UserSummary';
 import { PageHeader } from './PageHeader';
 
@@ -34,7 +33,7 @@ export interface ReviewItem {
 type Refusal = 'reject' | 'void';
 
 /** A refusal's request in each queue, as the server parses it. */
-const DECISION_SCHEMAS: Record<QueueName, FormSchema> = {
+const DECISION_SCHEMAS: Record<QueueName, RefusalSchema> = {
   deposits: ZDepositDecisionRequest,
   withdrawals: ZWithdrawalDecisionRequest,
   kyc: ZIdentityRejectRequest,

@@ -1,7 +1,10 @@
-import type { FormSchema } from '@pipwise/domain';
+import { INTERNAL_NOTE_MAX, type FormSchema } from '@pipwise/domain';
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSchemaRules } from '../forms';
+
+/** A refusal's request schema; its reason's `.max()` sizes the box (a real-name refusal takes 500 characters, the others 200). */
+export type RefusalSchema = FormSchema & { shape: { reason: { maxLength: number | null } } };
 
 /** What an operator writes on a refusal: the reason, and (where the user reads it) an internal note besides. */
 export interface ReviewWords {
@@ -38,7 +41,7 @@ export function ReviewReasonModal({
   okText: string;
   pending: boolean;
   forClient?: boolean;
-  schema: FormSchema;
+  schema: RefusalSchema;
   onSubmit: (words: ReviewWords) => void;
   onClose: () => void;
 }) {
@@ -74,7 +77,7 @@ export function ReviewReasonModal({
           required
           rules={[rule('reason')]}
         >
-          <Input.TextArea rows={3} maxLength={200} showCount autoFocus />
+          <Input.TextArea rows={3} maxLength={schema.shape.reason.maxLength ?? undefined} showCount autoFocus />
         </Form.Item>
         {forClient && (
           <Form.Item
@@ -83,7 +86,7 @@ export function ReviewReasonModal({
             extra={t('internal_note_hint')}
             rules={[rule('internal_note')]}
           >
-            <Input.TextArea rows={2} maxLength={500} showCount />
+            <Input.TextArea rows={2} maxLength={INTERNAL_NOTE_MAX} showCount />
           </Form.Item>
         )}
       </Form>
