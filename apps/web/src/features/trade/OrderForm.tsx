@@ -1,4 +1,4 @@
-import { OrderSide, OrderStatus, type OrderSideValue } from '@pipwise/domain';
+import { freeMargin, OrderSide, OrderStatus, type OrderSideValue } from '@pipwise/domain';
 import { Button, Popup, Selector, Switch, Toast } from 'antd-mobile';
 import { AddOutline, MinusOutline } from 'antd-mobile-icons';
 import { useReducer, useRef, useState } from 'react';
@@ -6,10 +6,10 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useFeedState } from '../../api/feed';
-import { useBalanceQuery } from '../../api/queries/account';
+import { useAccountFiguresQuery, useBalanceQuery, useLiveAccountQuery } from '../../api/queries/account';
 import { useBasicInfoQuery } from '../../api/queries/auth';
 import { useSubmitOrderMutation } from '../../api/queries/orders';
-import type { TradePair } from '../../api/types';
+import type { AccountFigures, ForexTradePush, TradePair } from '../../api/types';
 import { loginPath, Paths } from '../../routing/paths';
 import { Price } from '../../components/market';
 import { PriceInput } from '../../components/PriceInput';
@@ -22,6 +22,7 @@ import {
   placement,
   ticketFigures,
   ticketReducer,
+  type AccountRoom,
   type LevelRefusal,
   type TicketAction,
   type TicketKind,
@@ -30,6 +31,28 @@ import {
 
 /** The ticket reads and writes numbers in the reader's language. */
 const numbers = { parse: parseNumber, format: (value: number, decimals: number) => formatNumber(value, decimals) };
+
+/**
+ * The account's room for an order: the server's free margin, or, once a push has moved the floating P&L
+ * and used margin, the free margin worked out again from them by the domain's rule (as the wallet shows
+ * it). Unknown until the figures and the fee setting are loaded; the server then decides alone.
+ */
+function accountRoom(
+  figures: AccountFigures | undefined,
+  push: ForexTradePush | null | undefined,
+  feeType: number | undefined,
+): AccountRoom | undefined {
+  if (!figures || feeType === undefined) return undefined;
+  const free = push
+    ? freeMargin({
+        balance: figures.balance,
+        floating: push.ProfitsTotal,
+        usedMargin: push.CautionMoneyAll,
+        locked: figures.lock_balance,
+      }).toNumber()
+    : figures.available_prepayment;
+  return { freeMargin: free, balance: figures.balance, feeType };
+}
 
 /**
  * The order ticket (docs/api.md: trade, order rules): the view of `ticket.ts`, whose state, actions and
@@ -41,6 +64,8 @@ export function OrderForm({ pair }: { pair: TradePair }) {
   const location = useLocation();
   const token = useSession((state) => state.token);
   const balance = useBalanceQuery();
+  const accountFigures = useAccountFiguresQuery();
+  const live = useLiveAccountQuery();
   const basicInfo = useBasicInfoQuery();
   const submit = useSubmitOrderMutation();
   // Orders fill at the price on screen: none is sent while that price is not live.
@@ -54,7 +79,9 @@ export function OrderForm({ pair }: { pair: TradePair }) {
     initialTicket,
   );
   const { kind } = ticket;
-  const figures = ticketFigures(ticket, { ...context, feeType: basicInfo.data?.trade_fee_type });
+  const feeType = basicInfo.data?.trade_fee_type;
+  const figures = ticketFigures(ticket, { ...context, feeType });
+  const room = accountRoom(accountFigures.data, live.data, feeType);
   const [placed, setPlaced] = useState(false);
   /** When the result popup opened (event-clock time), so a tap made before it cannot dismiss it. */
   const placedAt = useRef(0);
@@ -81,10 +108,13 @@ export function OrderForm({ pair }: { pair: TradePair }) {
       Toast.show({ content: t('common.prices_not_live') });
       return;
     }
-    const decided = placement(ticket, side, context);
+    const decided = placement(ticket, side, context, room);
     switch (decided.outcome) {
       case 'missing':
         Toast.show({ content: t(decided.key) });
+        return;
+      case 'unaffordable':
+        Toast.show({ content: t(`trade.${decided.reason}`) });
         return;
       case 'lots_refused':
         // Refused input is shown next to its field and nothing is sent.

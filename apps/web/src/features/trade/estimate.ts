@@ -34,9 +34,15 @@ export function estimateOrder(input: {
   /** A pending order's target price. */
   target?: string | undefined;
 }) {
+  const charges = chargesOf(input);
+  return charges && { margin: charges.margin.toNumber(), fee: charges.fee.toNumber() };
+}
+
+/** A market or pending order's margin and fee as the server charges them (decimals), or null without a USD rate. */
+export function chargesOf(input: Parameters<typeof estimateOrder>[0]) {
   const { pair } = input;
   if (!pair.UsdRate) return null;
-  const charges = orderCharges({
+  return orderCharges({
     lots: input.lots,
     contractSize: pair.ForexContNum,
     marginMode: pair.MarginMode,
@@ -46,7 +52,6 @@ export function estimateOrder(input: {
     feeType: input.feeType,
     feeRate: pair.ForexFeeRate,
   });
-  return { margin: charges.margin.toNumber(), fee: charges.fee.toNumber() };
 }
 
 export type LotProblem = LotError | 'lots_invalid';

@@ -269,6 +269,40 @@ describe('placing from the ticket', () => {
     });
   });
 
+  it("refuses what the account cannot afford by the server's rule, to the cent; a pending order pays no fee yet", () => {
+    const state = run([{ type: 'lots', text: '1' }]);
+    const { margin, fee } = orderCharges({
+      lots: '1',
+      contractSize: eurusd.ForexContNum,
+      marginMode: eurusd.MarginMode,
+      price: chargePrice(OrderSide.buy, { bid: eurusd.ForexQuotations.Bid, ask: eurusd.ForexQuotations.Ask }),
+      leverage: 100,
+      usdRate: eurusd.UsdRate,
+      feeType: 2,
+      feeRate: eurusd.ForexFeeRate,
+    });
+    const needed = margin.plus(fee).toNumber();
+    const room = (freeMargin: number, balance = 5000) => ({ freeMargin, balance, feeType: 2 });
+    expect(placement(state, OrderSide.buy, context, room(needed))).toMatchObject({ outcome: 'send' });
+    expect(placement(state, OrderSide.buy, context, room(dec(needed).minus('0.01').toNumber()))).toEqual({
+      outcome: 'unaffordable',
+      reason: 'insufficient_margin',
+    });
+    const littleCash = dec(fee).minus('0.01').toNumber();
+    expect(placement(state, OrderSide.buy, context, room(needed, littleCash))).toEqual({
+      outcome: 'unaffordable',
+      reason: 'insufficient_balance',
+    });
+    const pending = run([
+      { type: 'lots', text: '1' },
+      { type: 'kind', kind: 'pending' },
+      { type: 'target', text: '1.1' },
+    ]);
+    expect(placement(pending, OrderSide.buy, context, room(needed, littleCash))).toMatchObject({ outcome: 'send' });
+    // Without the account's figures the server decides alone.
+    expect(placement(state, OrderSide.buy, context)).toMatchObject({ outcome: 'send' });
+  });
+
   it('sends lots typed with a decimal comma as the plain figure the server takes', () => {
     const state = run([{ type: 'lots', text: '1,5' }], comma);
     const decided = placement(state, OrderSide.sell, { pair: eurusd, numbers: comma });

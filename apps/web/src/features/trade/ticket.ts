@@ -1,7 +1,7 @@
-import { OrderSide, OrderStatus, type OrderSideValue } from '@pipwise/domain';
+import { OrderSide, OrderStatus, orderRefusal, type OrderRefusal, type OrderSideValue } from '@pipwise/domain';
 import type { SubmitOrder } from '../../api/queries/orders';
 import type { TradePair } from '../../api/types';
-import { checkLevel, checkLots, decimalsOf, estimateOrder, stepLots, type Level, type LotProblem } from './estimate';
+import { chargesOf, checkLevel, checkLots, decimalsOf, estimateOrder, stepLots, type Level, type LotProblem } from './estimate';
 
 /**
  * The order ticket as data (docs/api.md: trade, order rules; docs/architecture.md, "Trading model"): what
@@ -176,10 +176,30 @@ export type Placement =
   | { outcome: 'lots_refused' }
   /** A switched-on level is refused: `refused_side` keeps its messages shown. */
   | { outcome: 'levels_refused'; side: OrderSideValue }
+  /** The account cannot afford it, by the rule the server applies (`orderRefusal`): a toast says why. */
+  | { outcome: 'unaffordable'; reason: OrderRefusal }
   | { outcome: 'send'; request: SubmitOrder };
 
-/** The order a tap on `side` sends, or why none is sent. */
-export function placement(state: TicketState, side: OrderSideValue, { pair, numbers }: TicketContext): Placement {
+/**
+ * The signed-in account's room for a new order, as its figures show it now: the server's free margin,
+ * moved by the latest push, and the cash balance; with the fee setting the charge needs.
+ */
+export interface AccountRoom {
+  freeMargin: number;
+  balance: number;
+  feeType: number;
+}
+
+/**
+ * The order a tap on `side` sends, or why none is sent. With the account's room known, an order the
+ * server would refuse for margin or fee is refused here by the same rule, at the price on screen.
+ */
+export function placement(
+  state: TicketState,
+  side: OrderSideValue,
+  { pair, numbers }: TicketContext,
+  room?: AccountRoom,
+): Placement {
   const { leverage } = state;
   if (!leverage) return { outcome: 'missing', key: 'trade.leverage_missing' };
   const target = targetOf(state);
@@ -188,6 +208,12 @@ export function placement(state: TicketState, side: OrderSideValue, { pair, numb
   if (!('lots' in checked)) return { outcome: 'lots_refused' };
   const levels = checkLevels(state, side, pair);
   if (Object.keys(levels.refusals).length > 0) return { outcome: 'levels_refused', side };
+  const charges = room && chargesOf({ pair, side, lots: checked.lots, leverage, feeType: room.feeType, target });
+  const refusal =
+    room &&
+    charges &&
+    orderRefusal({ freeMargin: room.freeMargin, balance: room.balance, charges, pending: state.kind === 'pending' });
+  if (refusal) return { outcome: 'unaffordable', reason: refusal };
   return {
     outcome: 'send',
     request: {
