@@ -1,9 +1,10 @@
-import type { OperatorSessionView } from '@pipwise/domain';
+import { ZOperatorPasswordRequest, type OperatorSessionView } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Popconfirm, Table, Tag, Typography, Space } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../api';
+import { useSchemaRules } from '../forms';
 import { DateTime } from '../components/DateTime';
 import { QueryError, errorMessage } from '../components/QueryError';
 import { useSession } from '../session';
@@ -21,6 +22,10 @@ interface PasswordForm {
 /** The signed-in operator's own password and sessions. */
 export default function Account() {
   const { t } = useTranslation('account');
+  const rule = useSchemaRules(ZOperatorPasswordRequest, 'account', ({ current, password }: Partial<PasswordForm>) => ({
+    current: current ?? '',
+    password: password ?? '',
+  }));
   const { message } = App.useApp();
   const { operator } = useSession();
   const queryClient = useQueryClient();
@@ -59,7 +64,7 @@ export default function Account() {
           onFinish={(values) => changePassword.mutate(values)}
           disabled={changePassword.isPending}
         >
-          <Form.Item name="current" label={t('current_password')} rules={[{ required: true, message: t('current_required') }]}>
+          <Form.Item name="current" label={t('current_password')} required rules={[rule('current')]}>
             <Input.Password autoComplete="current-password" />
           </Form.Item>
           <Form.Item
@@ -68,6 +73,7 @@ export default function Account() {
             extra={t('password_rule', { min: PASSWORD_MIN_LENGTH })}
             rules={[
               { required: true, message: t('password_rule', { min: PASSWORD_MIN_LENGTH }) },
+              rule('password'),
               {
                 validator: (_, value: string | undefined) =>
                   !value || [...value].length >= PASSWORD_MIN_LENGTH

@@ -42,7 +42,11 @@ export const ZEnrolmentFinishRequest = z.object({
   otp: z.string().trim().max(10),
 });
 export const ZChangesQuery = z.object({ status: z.enum(['0', '1', '2']).optional() });
-export const ZOperatorPasswordRequest = z.object({ current: z.string().min(1).max(200), password: z.string().max(200) });
+// The server answers any refusal of it as operator_password_invalid; the keys are for the back office's form.
+export const ZOperatorPasswordRequest = z.object({
+  current: z.string({ error: 'current_required' }).min(1, { error: 'current_required' }).max(200, { error: 'password_too_long' }),
+  password: z.string().max(200, { error: 'password_too_long' }),
+});
 export const ZOperatorCreateRequest = z.object({
   email: z
     .string({ error: 'operator_email_invalid' })
