@@ -1,9 +1,10 @@
-import type { EnrolmentStartView } from '@pipwise/domain';
+import { ZEnrolmentFinishRequest, type EnrolmentStartView } from '@pipwise/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Input, QRCode, Space, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { adminApi, ApiError } from '../api';
+import { useSchemaRules } from '../forms';
 import { useSession } from '../session';
 
 interface Choice {
@@ -22,6 +23,11 @@ const MIN_PASSWORD = 12;
  */
 export default function Enrol({ token }: { token: string }) {
   const { t } = useTranslation('login');
+  const rule = useSchemaRules(ZEnrolmentFinishRequest, 'login', ({ password, otp }: Partial<Choice>) => ({
+    token,
+    password: password ?? '',
+    otp: otp ?? '',
+  }));
   const { signIn } = useSession();
   const navigate = useNavigate();
   const started = useQuery({
@@ -64,7 +70,10 @@ export default function Enrol({ token }: { token: string }) {
               <Form.Item
                 name="password"
                 label={t('enrol_password')}
-                rules={[{ required: true, min: MIN_PASSWORD, message: t('enrol_password_short', { min: MIN_PASSWORD }) }]}
+                rules={[
+                  { required: true, min: MIN_PASSWORD, message: t('enrol_password_short', { min: MIN_PASSWORD }) },
+                  rule('password'),
+                ]}
               >
                 <Input.Password autoComplete="new-password" />
               </Form.Item>
@@ -82,7 +91,11 @@ export default function Enrol({ token }: { token: string }) {
               >
                 <Input.Password autoComplete="new-password" />
               </Form.Item>
-              <Form.Item name="otp" label={t('otp')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('otp_required') }]}>
+              <Form.Item
+                name="otp"
+                label={t('otp')}
+                rules={[{ required: true, pattern: /^\d{6}$/, message: t('otp_required') }, rule('otp')]}
+              >
                 <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
               </Form.Item>
               {finish.error && (

@@ -36,10 +36,11 @@ export const ZOperatorLoginRequest = z.object({
 });
 export const ZEnrolmentToken = z.string().max(100);
 export const ZEnrolmentBeginRequest = z.object({ token: ZEnrolmentToken });
+// The server answers any refusal of it as operator_enrolment_invalid; the keys are for the back office's form.
 export const ZEnrolmentFinishRequest = z.object({
   token: ZEnrolmentToken,
-  password: z.string().max(200),
-  otp: z.string().trim().max(10),
+  password: z.string().max(200, { error: 'enrol_password_too_long' }),
+  otp: z.string().trim().max(10, { error: 'otp_required' }),
 });
 export const ZChangesQuery = z.object({ status: z.enum(['0', '1', '2']).optional() });
 // The server answers any refusal of it as operator_password_invalid; the keys are for the back office's form.
