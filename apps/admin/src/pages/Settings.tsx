@@ -1,4 +1,4 @@
-import { dec, MONEY_SETTING_KEYS } from '@pipwise/domain';
+import { dec, MONEY_SETTING_KEYS, schemaErrors, SETTING_RULES, type SettingEditor, type SettingRule } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, InputNumber, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -14,58 +14,15 @@ interface SettingEntry {
   value: string;
 }
 
-type Kind =
-  | { type: 'select'; options: string[] }
-  | { type: 'flag' }
-  | { type: 'decimal'; decimals: number }
-  | { type: 'integer' }
-  | { type: 'countries' }
-  | { type: 'text'; max: number };
-
-/** How each known key is edited, mirroring the server's rules; unknown keys are plain text. */
-const KINDS: Record<string, Kind> = {
-  verify_reg_type: { type: 'select', options: ['1', '2', '3'] },
-  is_show_mobile: { type: 'flag' },
-  service_link: { type: 'text', max: 2000 },
-  service_link_type: { type: 'select', options: ['1', '2', '3'] },
-  trade_fee_type: { type: 'select', options: ['1', '2'] },
-  demo_start_balance: { type: 'decimal', decimals: 6 },
-  stop_out_level: { type: 'decimal', decimals: 6 },
-  complaint_email: { type: 'text', max: 254 },
-  withdraw_requires_kyc: { type: 'flag' },
-  payout_method_cooldown_hours: { type: 'decimal', decimals: 6 },
-  deposit_expiry_days: { type: 'integer' },
-  restricted_countries: { type: 'countries' },
-  withdraw_four_eyes_above: { type: 'decimal', decimals: 6 },
-  review_claim_minutes: { type: 'integer' },
-};
-
 /**
  * Keys only a superadmin may change: they move money or risk. A change that weakens a control waits for a
  * second superadmin (Pending changes). The server decides again.
  */
 const MONEY_KEYS = new Set(MONEY_SETTING_KEYS);
 
-const NON_NEGATIVE = /^\d{1,9}(\.\d+)?$/;
-
-/** The problem with a draft value, or null when the server will take it. */
-function problemOf(kind: Kind, value: string, t: (key: string, values?: Record<string, unknown>) => string): string | null {
-  switch (kind.type) {
-    case 'decimal': {
-      if (!NON_NEGATIVE.test(value)) return t('invalid_number');
-      const places = value.split('.')[1]?.length ?? 0;
-      return places > kind.decimals ? t('too_many_decimals', { decimals: kind.decimals }) : null;
-    }
-    case 'integer':
-      return /^[1-9]\d{0,8}$/.test(value) ? null : t('invalid_integer');
-    case 'text':
-      return value.length > kind.max ? t('too_long', { max: kind.max }) : null;
-    case 'countries':
-      return /^([A-Z]{2}(,[A-Z]{2})*)?$/.test(value) ? null : t('invalid_countries');
-    default:
-      return null;
-  }
-}
+/** The server's rule for a key it stores; a key it does not know is edited as text and left to the server. */
+const ruleOf = (key: string): SettingRule | undefined => (SETTING_RULES as Record<string, SettingRule | undefined>)[key];
+const PLAIN_TEXT: SettingEditor = { type: 'text', max: Infinity };
 
 function SettingRow({ entry, mayChange }: { entry: SettingEntry; mayChange: boolean }) {
   const { t } = useTranslation('settings');
@@ -73,9 +30,16 @@ function SettingRow({ entry, mayChange }: { entry: SettingEntry; mayChange: bool
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState(entry.value);
   useEffect(() => setDraft(entry.value), [entry.value]);
-  const kind = KINDS[entry.key] ?? { type: 'text', max: 2000 };
+  const rule = ruleOf(entry.key);
+  const kind = rule?.editor ?? PLAIN_TEXT;
   const label = t(`key.${entry.key}`, { defaultValue: entry.key });
-  const problem = problemOf(kind, draft, t);
+  // The rule's message keys read in this page's namespace, with the limits the editor knows.
+  const translate = (keys: string | string[]) =>
+    t(
+      [keys].flat().map((key) => key.replace('.', ':')),
+      kind.type === 'decimal' ? { decimals: kind.decimals } : kind.type === 'text' ? { max: kind.max } : {},
+    );
+  const problem = rule ? (schemaErrors(rule.schema, draft, translate, { namespace: 'settings' }).form ?? null) : null;
   const dirty = draft !== entry.value;
 
   const save = useMutation({
@@ -183,7 +147,7 @@ function SettingRow({ entry, mayChange }: { entry: SettingEntry; mayChange: bool
 }
 
 /** Plain decimal text: no exponent, no trailing zeros after the point. */
-const normalise = (value: string) => (NON_NEGATIVE.test(value) ? dec(value).toFixed() : value);
+const normalise = (value: string) => (/^\d{1,9}(\.\d+)?$/.test(value) ? dec(value).toFixed() : value);
 
 export default function Settings() {
   const { t } = useTranslation('settings');

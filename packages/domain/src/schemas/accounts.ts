@@ -166,13 +166,13 @@ const isSitePath = (value: string) => /^\/(?![/\\])\S*$/.test(value);
  * a script or data address: `javascript:` in a link the app opens runs in the app's origin.
  */
 export const ZServiceLinkSetting = safeText()
-  .max(2000)
-  .refine((value) => value === '' || isWebAddress(value) || isSitePath(value));
+  .max(2000, { error: 'setting_too_long' })
+  .refine((value) => value === '' || isWebAddress(value) || isSitePath(value), { error: 'service_link_invalid' });
 
 /** `complaint_email`: none ('') or an e-mail address, which the app shows and writes to. */
 export const ZComplaintEmailSetting = safeText()
-  .max(254)
-  .refine((value) => value === '' || z.email().safeParse(value).success);
+  .max(254, { error: 'setting_too_long' })
+  .refine((value) => value === '' || z.email().safeParse(value).success, { error: 'complaint_email_invalid' });
 
 /** The user as the client sees it (docs/api.md). `area_code` is the dialling code (e.g. "+852"), "" without a phone. */
 export interface UserView {

@@ -136,28 +136,68 @@ export const ZCompanyChange = ZCompanySave.omit({ id: true });
 
 // Settings.
 
-const flag = z.enum(['0', '1']);
-const nonNegative = z.string().regex(/^\d{1,9}(\.\d{1,6})?$/);
-const positiveInteger = z.string().regex(/^[1-9]\d{0,8}$/);
+/** How the back office edits a setting: the kind of input, and what it needs to draw it. */
+export type SettingEditor =
+  | { type: 'select'; options: readonly string[] }
+  | { type: 'flag' }
+  | { type: 'decimal'; decimals: number }
+  | { type: 'integer' }
+  | { type: 'countries' }
+  | { type: 'text'; max: number };
 
-/** What each setting may hold: a value its readers can always parse. */
+/**
+ * A setting's rule: the value its readers can always parse (the server refuses anything else as
+ * field_invalid; the message keys are for the back office's page), and how an operator edits it.
+ */
+export interface SettingRule {
+  schema: z.ZodType<string>;
+  editor: SettingEditor;
+}
+
+const choice = (options: readonly [string, ...string[]]): SettingRule => ({
+  schema: z.enum(options, { error: 'setting_choice_invalid' }),
+  editor: { type: 'select', options },
+});
+const flag: SettingRule = { schema: z.enum(['0', '1'], { error: 'setting_choice_invalid' }), editor: { type: 'flag' } };
+/** At most 9 digits before the point and 6 after, as the readers' columns hold them. */
+const SETTING_DECIMALS = 6;
+const nonNegative: SettingRule = {
+  schema: z
+    .string({ error: 'setting_number_invalid' })
+    .regex(/^\d{1,9}(\.\d+)?$/, { error: 'setting_number_invalid' })
+    .refine((text) => (text.split('.')[1]?.length ?? 0) <= SETTING_DECIMALS, { error: 'setting_decimals_too_many' }),
+  editor: { type: 'decimal', decimals: SETTING_DECIMALS },
+};
+const positiveInteger: SettingRule = {
+  schema: z.string({ error: 'setting_integer_invalid' }).regex(/^[1-9]\d{0,8}$/, { error: 'setting_integer_invalid' }),
+  editor: { type: 'integer' },
+};
+/** A text setting edited as typed; its longest value is the schema's own. */
+const text = (schema: z.ZodString): SettingRule => ({ schema, editor: { type: 'text', max: schema.maxLength ?? Infinity } });
+
+/** What each setting may hold and how it is edited. */
 export const SETTING_RULES = {
-  verify_reg_type: z.enum(['1', '2', '3']),
+  verify_reg_type: choice(['1', '2', '3']),
   is_show_mobile: flag,
-  service_link: ZServiceLinkSetting,
-  service_link_type: z.enum(['1', '2', '3']),
-  trade_fee_type: z.enum(['1', '2']),
+  service_link: text(ZServiceLinkSetting),
+  service_link_type: choice(['1', '2', '3']),
+  trade_fee_type: choice(['1', '2']),
   demo_start_balance: nonNegative,
   stop_out_level: nonNegative,
-  complaint_email: ZComplaintEmailSetting,
+  complaint_email: text(ZComplaintEmailSetting),
   withdraw_requires_kyc: flag,
   payout_method_cooldown_hours: nonNegative,
   deposit_expiry_days: positiveInteger,
-  restricted_countries: z.string().regex(/^([A-Z]{2}(,[A-Z]{2})*)?$/),
+  restricted_countries: {
+    schema: z
+      .string({ error: 'setting_countries_invalid' })
+      .regex(/^([A-Z]{2}(,[A-Z]{2})*)?$/, { error: 'setting_countries_invalid' }),
+    editor: { type: 'countries' },
+  },
   withdraw_four_eyes_above: nonNegative,
   withdraw_rate_max_age_hours: positiveInteger,
   review_claim_minutes: positiveInteger,
-} as const satisfies Record<string, z.ZodType<string>>;
+} as const satisfies Record<string, SettingRule>;
 
 // Deposit channels and withdrawal currencies.
 

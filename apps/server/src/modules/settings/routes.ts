@@ -1,13 +1,12 @@
-import { forbidden, invalid, MONEY_SETTING_KEYS, SETTING_RULES, type OperatorRole } from '@pipwise/domain';
+import { forbidden, invalid, MONEY_SETTING_KEYS, SETTING_RULES, type OperatorRole, type SettingRule } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
 import { ok } from '../../http/envelope.js';
 import { requireOperator, type OperatorPrincipal } from '../../http/operator.js';
 import type { SettingsService } from './service.js';
 
 /** Every stored setting has its rule (the compiler checks the domain's table against the stored keys). */
-const RULES: Record<SettingKey, z.ZodType<string>> = SETTING_RULES;
+const RULES: Record<SettingKey, SettingRule> = SETTING_RULES;
 
 const MONEY_SETTINGS: ReadonlySet<string> = new Set(MONEY_SETTING_KEYS);
 
@@ -23,7 +22,7 @@ export const mayChangeSetting = (role: OperatorRole, key: SettingKey) =>
 function checkedValue(key: string, value: unknown): { key: SettingKey; value: string } {
   if (!Object.hasOwn(DEFAULT_SETTINGS, key)) throw invalid('operator_setting_unknown', { field: key });
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  const parsed = RULES[key as SettingKey].safeParse(text);
+  const parsed = RULES[key as SettingKey].schema.safeParse(text);
   if (!parsed.success) throw invalid('field_invalid', { field: key });
   return { key: key as SettingKey, value: parsed.data };
 }
