@@ -1,4 +1,4 @@
-import { isOperatorRole, rejected, type OperatorRole } from '@pipwise/domain';
+import { rejected, type OperatorRole } from '@pipwise/domain';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor, Tx } from '../../db/client.js';
@@ -7,7 +7,7 @@ import { hashPassword, sha256Hex } from '../../security/secrets.js';
 import type { AuditService } from '../audit/service.js';
 import { newEnrolmentToken, newOperatorPassword, type OperatorTotp } from './credentials.js';
 import type { OperatorSessions } from './sessions.js';
-import type { OperatorView } from './view.js';
+import { roleOf, type OperatorView } from './view.js';
 
 /** How long a one-time enrolment link opens: long enough to reach a new colleague, short enough to go stale. */
 export const OPERATOR_ENROLMENT_TTL_MS = 72 * 3_600_000;
@@ -110,7 +110,7 @@ export class OperatorEnrolments {
       if (!row) throw rejected('operator_enrolment_invalid');
       const { sealed, otpauth } = this.totp.fresh(row.email);
       await tx.update(operators).set({ totpSecretSealed: sealed, lastOtpStep: 0 }).where(eq(operators.id, row.id));
-      const role = isOperatorRole(row.role) ? row.role : 'support';
+      const role = roleOf(row.role);
       return { email: row.email, role, otpauth };
     });
   }
@@ -151,7 +151,7 @@ export class OperatorEnrolments {
         tx,
       );
       const session = await this.sessions.open(row.id, meta, tx);
-      const role = isOperatorRole(row.role) ? row.role : 'support';
+      const role = roleOf(row.role);
       return { token: session, operator: { id: row.id, email: row.email, role } };
     });
   }

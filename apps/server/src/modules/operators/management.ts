@@ -10,7 +10,7 @@ import { newEnrolmentToken, newOperatorPassword, type OperatorTotp } from './cre
 import { ENROLMENT_PATH, OPERATOR_ENROLMENT_TTL_MS, type OperatorEnrolment, type OperatorEnrolments } from './enrolment.js';
 import type { OperatorSessions } from './sessions.js';
 import type { OperatorSignIn } from './sign-in.js';
-import { toView, type OperatorView } from './view.js';
+import { roleOf, toView, type OperatorView } from './view.js';
 
 /** Serialises changes to operators' roles and enablement, so two changes never both leave no superadmin. */
 const OPERATORS_CHANGE_LOCK = 0x6f706572; // "oper"
@@ -209,7 +209,7 @@ export class OperatorManagement {
   async reset(id: number, by: AuditActor, ip: string | null = null): Promise<OperatorEnrolment> {
     const enrolment = await this.change(by, async (tx) => {
       const target = await this.target(tx, id);
-      const role = isOperatorRole(target.role) ? target.role : 'support';
+      const role = roleOf(target.role);
       const token = newEnrolmentToken();
       const expiresAt = new Date(this.deps.clock.now().getTime() + OPERATOR_ENROLMENT_TTL_MS);
       await tx
