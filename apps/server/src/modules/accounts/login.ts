@@ -123,7 +123,6 @@ export class Login {
    * captcha appears.
    */
   private async alertOwner(user: UserRow, meta: RequestMeta) {
-    const { deps } = this.core;
     const now = this.core.now();
     // One conditional update decides, so of the processes that see one attack a single one sends.
     const [due] = await this.core.db
@@ -137,17 +136,12 @@ export class Login {
       )
       .returning({ id: users.id });
     if (!due) return;
+    // An account that has not logged in since languages were recorded has none: it is told in the
+    // language the failing logins asked for, not the default one notifyUser would choose.
     const lang = user.lang ?? meta.lang;
-    const text = translate(lang, 'mail_login_alert_body', { count: LOGIN_CAPTCHA_AFTER, ip: meta.ip });
-    try {
-      if (user.email) {
-        await deps.mailer.send({ to: user.email, subject: translate(lang, 'mail_login_alert_subject'), text });
-      } else if (user.phone && user.areaId !== null) {
-        const area = await deps.reference.areaById(user.areaId);
-        if (area) await deps.sms.send({ to: `${area.globalCode}${user.phone}`, text });
-      }
-    } catch (error) {
-      deps.log.warn({ err: error, userId: user.id }, 'login alert delivery failed');
-    }
+    await this.core.notifyUser(user.id, () => ({
+      subject: translate(lang, 'mail_login_alert_subject'),
+      text: translate(lang, 'mail_login_alert_body', { count: LOGIN_CAPTCHA_AFTER, ip: meta.ip }),
+    }));
   }
 }
