@@ -29,6 +29,9 @@ export default defineConfig({
           exclude: ['node_modules/**'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
+          // A journey waits for what the page does after a push and a refetch; vitest's default of 1 s
+          // is too short for that on a loaded machine.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
           maxWorkers: e2eServers,
         },
       },
