@@ -20,7 +20,7 @@ import { AuditService } from '../src/modules/audit/service.js';
 import { verifyAuditChain } from '../src/modules/audit/verify.js';
 import { deriveKey } from '../src/secret.js';
 import { databaseName } from '../src/cli/command.js';
-import { cliDatabase, runCli, type CliDatabase } from './cli-helpers.js';
+import { cliDatabase, runCli, spawnCli, type CliDatabase } from './cli-helpers.js';
 import { createTrader, type Trader } from './factories.js';
 import { DB_KINDS, openTestDatabase, startTestServer, TEST_APP_SECRET, type TestServer } from './harness.js';
 
@@ -203,10 +203,13 @@ describe.each(DB_KINDS)('npm run audit -- verify on %s', (kind) => {
   });
   afterAll(() => target.drop());
 
-  const cli = async (...args: string[]) => {
-    const { code, stdout, stderr } = await runCli('audit', args, { APP_SECRET: TEST_APP_SECRET, ...target.env });
+  const audit = async (run: typeof runCli, args: string[]) => {
+    const { code, stdout, stderr } = await run('audit', args, { APP_SECRET: TEST_APP_SECRET, ...target.env });
     return { code, out: code === 0 ? stdout : stdout + stderr };
   };
+  const cli = (...args: string[]) => audit(runCli, args);
+  /** As npm runs it: a process of its own, whose exit code is the verdict. */
+  const spawned = (...args: string[]) => audit(spawnCli, args);
 
   it('exits 0 on a whole chain, 1 naming the first broken row, 2 on bad usage', async () => {
     let database = await target.open();
@@ -222,7 +225,7 @@ describe.each(DB_KINDS)('npm run audit -- verify on %s', (kind) => {
     await database.close();
 
     const opened = `database: ${databaseName({ dataDir: target.dir, databaseUrl: target.env.DATABASE_URL })}\n`;
-    expect(await cli('verify')).toEqual({ code: 1, out: `BROKEN at id ${second!.id} (row 2 of the chain)\n${opened}` });
+    expect(await spawned('verify')).toEqual({ code: 1, out: `BROKEN at id ${second!.id} (row 2 of the chain)\n${opened}` });
     expect((await cli()).code).toBe(2);
     expect((await cli('check')).code).toBe(2);
   }, 60_000);
@@ -429,7 +432,7 @@ describe.runIf(DB_KINDS.includes('postgres'))('the least-privilege role on postg
   });
 
   it("lets the app INSERT and SELECT the audit log only; the owner's rewrite is found by verify", async () => {
-    const granted = await runCli('db-roles', ['--role', role], target.env);
+    const granted = await spawnCli('db-roles', ['--role', role], target.env);
     expect(granted, granted.stderr).toMatchObject({
       code: 0,
       stdout: `${role}: INSERT and SELECT on audit_log, read and write on the other tables\n`,

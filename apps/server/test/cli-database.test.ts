@@ -7,7 +7,7 @@ import { rowsOf } from '../src/db/rows.js';
 import { cliDatabase, runCli } from './cli-helpers.js';
 import { DB_KINDS, TEST_APP_SECRET } from './harness.js';
 
-/** Every run starts a process and loads TypeScript: seconds each. */
+/** A command's run opens the database or refuses to: up to seconds each on a loaded machine. */
 const SLOW = { timeout: 300_000 };
 
 describe('the command line on a DATA_DIR without the server’s database', () => {

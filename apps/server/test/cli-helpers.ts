@@ -5,6 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { auditMain } from '../src/cli/audit.js';
+import { runCommand, type CliMain } from '../src/cli/command.js';
+import { dbRolesMain } from '../src/cli/db-roles.js';
+import { importBarsMain } from '../src/cli/import-bars.js';
+import { operatorMain } from '../src/cli/operator.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import type { DbKind } from './harness.js';
 
@@ -60,16 +65,44 @@ export async function cliDatabase(kind: DbKind, label: string, { empty = false }
   });
 }
 
-/**
- * Runs the real command line `src/cli/<script>.ts` (the npm script's command, without npm's own notices)
- * with `env` naming its database; the test's own DATABASE_URL/DATA_DIR are not passed on.
- */
-export async function runCli(script: string, args: string[], env: Record<string, string>) {
+const COMMANDS = { operator: operatorMain, audit: auditMain, 'db-roles': dbRolesMain, 'import-bars': importBarsMain } satisfies Record<
+  string,
+  CliMain
+>;
+export type CliScript = keyof typeof COMMANDS;
+
+/** The environment a command is given: the test's own without its database, then `env` naming one. */
+function commandEnv(env: Record<string, string>) {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...inherited } = process.env;
+  return { ...inherited, LOG_LEVEL: 'silent', ...env };
+}
+
+/**
+ * Runs the command `src/cli/<script>.ts` in this process, as its npm script would (the same main, its
+ * arguments, its output and its exit code), with `env` naming its database. A PGlite folder must not be
+ * open in this process meanwhile: the command would take it over (its pid is this process's).
+ */
+export async function runCli(script: CliScript, args: string[], env: Record<string, string>) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCommand(COMMANDS[script], {
+    args,
+    env: commandEnv(env),
+    out: (line) => (stdout += `${line}\n`),
+    err: (line) => (stderr += `${line}\n`),
+  });
+  return { code, stdout, stderr };
+}
+
+/**
+ * Runs the npm script's file as a process of its own (node with tsx, without npm's notices): what a
+ * process adds, its exit code and a pid of its own, at the cost of seconds for every call.
+ */
+export async function spawnCli(script: CliScript, args: string[], env: Record<string, string>) {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', `src/cli/${script}.ts`, ...args], {
       cwd: serverDir,
-      env: { ...inherited, LOG_LEVEL: 'silent', ...env },
+      env: commandEnv(env),
     });
     return { code: 0, stdout, stderr };
   } catch (error) {

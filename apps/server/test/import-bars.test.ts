@@ -4,12 +4,12 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../src/modules/market/klines.js';
 import { databaseName } from '../src/cli/command.js';
-import { cliDatabase, runCli, type CliDatabase } from './cli-helpers.js';
+import { cliDatabase, runCli, spawnCli, type CliDatabase } from './cli-helpers.js';
 import { DB_KINDS } from './harness.js';
 
 describe.each(DB_KINDS)('import-bars CLI on %s', (kind) => {
   let target: CliDatabase;
-  /** Runs the real CLI on the test's database, returning its exit code and output. */
+  /** Runs the CLI's main on the test's database, returning its exit code and output. */
   const importBars = (...args: string[]) => runCli('import-bars', args, target.env);
   const bars = async (period: string) => {
     const database = await target.open();
@@ -66,7 +66,8 @@ describe.each(DB_KINDS)('import-bars CLI on %s', (kind) => {
       );
     }
     writeFileSync(mt4, `${rows.join('\r\n')}\r\n`);
-    const first = await importBars('--code', 'eurusd', '--period', '1min', mt4);
+    // As npm runs it, once: a process of its own.
+    const first = await spawnCli('import-bars', ['--code', 'eurusd', '--period', '1min', mt4], target.env);
     // stderr says only which database it opened.
     expect(first.stderr).toBe(`database: ${databaseName({ dataDir: target.dir, databaseUrl: target.env.DATABASE_URL })}\n`);
     expect(first.code).toBe(0);

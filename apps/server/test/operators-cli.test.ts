@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.js';
 import { databaseName } from '../src/cli/command.js';
 import { auditLog } from '../src/db/schema.js';
-import { cliDatabase, runCli, type CliDatabase } from './cli-helpers.js';
+import { cliDatabase, runCli, spawnCli, type CliDatabase } from './cli-helpers.js';
 import { DB_KINDS, ManualClock, startTestServer, TEST_APP_SECRET, totpCode, type TestServer } from './harness.js';
 
-/** Every run starts a process, loads TypeScript and opens (and, on PGlite, migrates) the database: seconds each. */
+/** Every run opens the database, and on PGlite the server stops for it and starts again after: seconds each. */
 const SLOW = { timeout: 300_000 };
 
 /** What `add` and `reset` print: the one-time enrolment link, never a password or a secret. */
@@ -132,7 +132,8 @@ describe.each(DB_KINDS)('npm run operator on %s', (kind) => {
 
   it.runIf(kind === 'pglite')('refuses to open the embedded database while a server holds it', SLOW, async () => {
     await resumeAfterCli();
-    const refused = await cli('list');
+    // A process of its own: the server's pid file names this one, which a command run here would take over.
+    const refused = await spawnCli('operator', ['list'], { APP_SECRET: TEST_APP_SECRET, ...target.env });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('stop the server first');

@@ -1,6 +1,6 @@
 import { verifyAuditChain } from '../modules/audit/verify.js';
 import { deriveKey } from '../secret.js';
-import { fail, loadCliConfig, readArgs, runCommand, withDatabase } from './command.js';
+import { fail, loadCliConfig, readArgs, runAsScript, withDatabase, type CliIo } from './command.js';
 
 /**
  * npm run audit -- verify
@@ -13,25 +13,26 @@ const USAGE = `usage: npm run audit -- verify
             (write down the rows and head it prints: a later run must show the same head at that row)
   Database: DATABASE_URL with the server's APP_SECRET, or DATA_DIR (embedded PGlite: stop the server first).`;
 
-async function main(): Promise<number> {
-  const args = readArgs(USAGE, {});
+export async function auditMain(io: CliIo): Promise<number> {
+  const args = readArgs(io, USAGE, {});
   if (args.positionals.length !== 1 || args.positionals[0] !== 'verify') fail(USAGE, 2);
   // A configuration or a database it cannot open is a usage error here (2): 1 means a broken chain.
-  const config = loadCliConfig({ appSecret: true, exitCode: 2 });
+  const config = loadCliConfig(io, { appSecret: true, exitCode: 2 });
   return withDatabase(
+    io,
     config,
     async (database) => {
       const report = await verifyAuditChain(database.db, deriveKey(config, 'audit-chain'));
       if (report.ok) {
         const legacy = report.legacy_rows > 0 ? `; the first ${report.legacy_rows} predate the keyed chain` : '';
-        console.log(`OK ${report.rows} rows, head ${report.head ?? 'none'}${legacy}`);
+        io.out(`OK ${report.rows} rows, head ${report.head ?? 'none'}${legacy}`);
         return 0;
       }
-      console.log(`BROKEN at id ${report.broken_at} (row ${report.rows} of the chain)`);
+      io.out(`BROKEN at id ${report.broken_at} (row ${report.rows} of the chain)`);
       return 1;
     },
     2,
   );
 }
 
-await runCommand(main);
+await runAsScript(import.meta.url, auditMain);

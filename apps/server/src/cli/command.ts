@@ -1,15 +1,42 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { systemClock } from '../clock.js';
-import { ConfigError, loadProcessConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, loadProcessConfig, type Config } from '../config.js';
 import { DataDirInUseError, openDatabase, type Database } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { AuditService } from '../modules/audit/service.js';
 import { deriveKey, ensureAppSecret } from '../secret.js';
 
 /** The scaffolding the `npm run <command>` scripts share: arguments, configuration, the database, exit codes. */
+
+/**
+ * What a command reads and writes. A script run by npm gets the process's own (`processIo`); the tests
+ * run a command in their own process with theirs, which spares each call a process and a TypeScript load.
+ */
+export interface CliIo {
+  args: string[];
+  /** The environment the configuration is read from; absent: the process's own (config.ts reads it). */
+  env?: Record<string, string | undefined>;
+  /** One line to stdout, one to stderr. */
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Where a progress bar may redraw itself: stderr when it is a terminal, else nothing. */
+  terminal?: { write: (text: string) => unknown };
+}
+
+export function processIo(): CliIo {
+  return {
+    args: process.argv.slice(2),
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+    terminal: process.stderr.isTTY ? process.stderr : undefined,
+  };
+}
+
+export type CliMain = (io: CliIo) => Promise<number | void>;
 
 /** Ends the run with a message and an exit code (0: the message goes to stdout), after the database is closed. */
 export class CliError extends Error {
@@ -26,11 +53,11 @@ export function fail(message: string, exitCode = 1): never {
 }
 
 /** The command line's options and positionals; `--help` prints the usage (exit 0), a malformed line exits 2. */
-export function readArgs<T extends NonNullable<ParseArgsConfig['options']>>(usage: string, options: T) {
-  type Config = { options: T & { help: { type: 'boolean' } }; allowPositionals: true };
+export function readArgs<T extends NonNullable<ParseArgsConfig['options']>>(io: CliIo, usage: string, options: T) {
+  type Config = { args: string[]; options: T & { help: { type: 'boolean' } }; allowPositionals: true };
   let args;
   try {
-    args = parseArgs<Config>({ options: { ...options, help: { type: 'boolean' } }, allowPositionals: true });
+    args = parseArgs<Config>({ args: io.args, options: { ...options, help: { type: 'boolean' } }, allowPositionals: true });
   } catch (error) {
     return fail(`${(error as Error).message}\n${usage}`, 2);
   }
@@ -57,10 +84,10 @@ const noDatabase = (config: Config, exitCode: number): never =>
  * An embedded database must already be there: a mistyped or missing DATA_DIR would otherwise make a
  * second, empty one (and an app secret beside it) that the server never sees.
  */
-export function loadCliConfig({ appSecret = false, exitCode = 1 } = {}): Config {
+export function loadCliConfig(io: CliIo, { appSecret = false, exitCode = 1 } = {}): Config {
   let config;
   try {
-    config = loadProcessConfig();
+    config = io.env ? loadConfig(io.env) : loadProcessConfig();
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, exitCode);
     throw error;
@@ -79,7 +106,12 @@ export function loadCliConfig({ appSecret = false, exitCode = 1 } = {}): Config 
  * It must hold the server's tables already: migrations newer than the database are applied (as the
  * server would at its next start), but an empty database is refused, never set up.
  */
-export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>, exitCode = 1): Promise<T> {
+export async function withDatabase<T>(
+  io: CliIo,
+  config: Config,
+  work: (database: Database) => Promise<T>,
+  exitCode = 1,
+): Promise<T> {
   if (!config.databaseUrl && !existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'))) noDatabase(config, exitCode);
   let database;
   try {
@@ -100,7 +132,7 @@ export async function withDatabase<T>(config: Config, work: (database: Database)
       fail(`cannot open ${databaseName(config)}: ${(cause as Error).message}`, exitCode);
     }
     if (!migrated) noDatabase(config, exitCode);
-    console.error(`database: ${databaseName(config)}`);
+    io.err(`database: ${databaseName(config)}`);
     await database.migrate();
     if (config.appSecret) {
       // As the server's start does: rows an earlier version wrote on the unkeyed chain are sealed first.
@@ -113,14 +145,21 @@ export async function withDatabase<T>(config: Config, work: (database: Database)
   }
 }
 
-/** Runs a command's main and turns its CliError into the message and the process's exit code. */
-export async function runCommand(main: () => Promise<number | void>): Promise<void> {
+/** Runs a command's main and answers its exit code, its CliError said as the message. */
+export async function runCommand(main: CliMain, io: CliIo): Promise<number> {
   try {
-    process.exitCode = (await main()) ?? 0;
+    return (await main(io)) ?? 0;
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    if (error.exitCode === 0) console.log(error.message);
-    else console.error(error.message);
-    process.exitCode = error.exitCode;
+    if (error.exitCode === 0) io.out(error.message);
+    else io.err(error.message);
+    return error.exitCode;
   }
+}
+
+/** Runs `main` as the process when its module is the script node was started with (npm run …), not imported. */
+export async function runAsScript(moduleUrl: string, main: CliMain): Promise<void> {
+  const script = process.argv[1];
+  if (!script || !existsSync(script) || pathToFileURL(realpathSync(script)).href !== moduleUrl) return;
+  process.exitCode = await runCommand(main, processIo());
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/client.js';
 import { leastPrivilegeGrants } from '../db/roles.js';
 import { rowsOf } from '../db/rows.js';
-import { databaseName, fail, loadCliConfig, readArgs, runCommand } from './command.js';
+import { databaseName, fail, loadCliConfig, readArgs, runAsScript, type CliIo } from './command.js';
 
 /**
  * DATABASE_URL=<the owner's URL> npm run db:roles -- --role <app role>
@@ -14,8 +14,8 @@ const USAGE = `usage: DATABASE_URL=<owner's url> npm run db:roles -- --role <nam
   read and write on every table but the audit log, where it may only INSERT and SELECT.
   Servers then connect as <name>. Run again after every upgrade.`;
 
-async function main() {
-  const args = readArgs(USAGE, { role: { type: 'string' } });
+export async function dbRolesMain(io: CliIo) {
+  const args = readArgs(io, USAGE, { role: { type: 'string' } });
   const role = args.values.role;
   if (!role || args.positionals.length > 0) fail(USAGE, 2);
   let grants: string[];
@@ -24,11 +24,11 @@ async function main() {
   } catch (error) {
     fail((error as Error).message, 2);
   }
-  const config = loadCliConfig({ exitCode: 2 });
+  const config = loadCliConfig(io, { exitCode: 2 });
   if (!config.databaseUrl) fail('db:roles is for PostgreSQL: set DATABASE_URL to the URL of the tables’ owner', 2);
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   try {
-    console.error(`database: ${databaseName(config)}`);
+    io.err(`database: ${databaseName(config)}`);
     await database.migrate();
     const [found] = rowsOf(
       await database.db.execute(sql`
@@ -43,10 +43,10 @@ async function main() {
     await database.db.transaction(async (tx) => {
       for (const grant of grants) await tx.execute(sql.raw(grant));
     });
-    console.log(`${role}: INSERT and SELECT on audit_log, read and write on the other tables`);
+    io.out(`${role}: INSERT and SELECT on audit_log, read and write on the other tables`);
   } finally {
     await database.close();
   }
 }
 
-await runCommand(main);
+await runAsScript(import.meta.url, dbRolesMain);

@@ -6,7 +6,7 @@ import { instruments } from '../db/schema.js';
 import { detectSeparator, importBars, isHeader, parseBarLine, type RowError } from '../modules/market/import.js';
 import type { Bar } from '../modules/market/klines.js';
 import { seedMarket } from '../modules/market/seed.js';
-import { fail, loadCliConfig, readArgs, runCommand, withDatabase } from './command.js';
+import { fail, loadCliConfig, readArgs, runAsScript, withDatabase, type CliIo } from './command.js';
 
 /**
  * npm run import-bars -- --code EURUSD --period 1min FILE.csv
@@ -19,26 +19,26 @@ const USAGE = `usage: npm run import-bars -- --code <CODE> --period <${KLINE_PER
 const MAX_REPORTED_ERRORS = 20;
 
 /** A one-line progress bar on a terminal; silent when the output is a file or a pipe. */
-function progress(label: string) {
-  const tty = process.stderr.isTTY;
+function progress(io: CliIo, label: string) {
+  const terminal = io.terminal;
   let lastPercent = -1;
   return {
     update(done: number, total: number) {
       const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
-      if (!tty || percent === lastPercent) return;
+      if (!terminal || percent === lastPercent) return;
       lastPercent = percent;
       const width = 30;
       const filled = Math.round((percent / 100) * width);
-      process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(percent).padStart(3)}%`);
+      terminal.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(percent).padStart(3)}%`);
     },
     done() {
-      if (tty && lastPercent >= 0) process.stderr.write('\n');
+      if (terminal && lastPercent >= 0) terminal.write('\n');
     },
   };
 }
 
-async function main() {
-  const args = readArgs(USAGE, { code: { type: 'string' }, period: { type: 'string' } });
+export async function importBarsMain(io: CliIo) {
+  const args = readArgs(io, USAGE, { code: { type: 'string' }, period: { type: 'string' } });
   const code = args.values.code?.toUpperCase();
   const period = args.values.period as KlinePeriod | undefined;
   const file = args.positionals[0];
@@ -51,7 +51,7 @@ async function main() {
     fail(`cannot read ${file}`);
   }
 
-  await withDatabase(loadCliConfig(), async (database) => {
+  await withDatabase(io, loadCliConfig(io), async (database) => {
     await seedMarket(database.db);
     const [instrument] = await database.db
       .select({ id: instruments.id, precision: instruments.pricePrecision })
@@ -60,7 +60,7 @@ async function main() {
       .limit(1);
     if (!instrument) fail(`unknown instrument code ${code}`);
 
-    const checking = progress(`checking ${file}`);
+    const checking = progress(io, `checking ${file}`);
     const bars: Bar[] = [];
     const errors: RowError[] = [];
     let separator: string | undefined;
@@ -93,13 +93,13 @@ async function main() {
     checking.done();
 
     if (errors.length > 0) {
-      for (const error of errors.slice(0, MAX_REPORTED_ERRORS)) console.error(`${file}:${error.line}: ${error.reason}`);
-      if (errors.length > MAX_REPORTED_ERRORS) console.error(`… and ${errors.length - MAX_REPORTED_ERRORS} more`);
+      for (const error of errors.slice(0, MAX_REPORTED_ERRORS)) io.err(`${file}:${error.line}: ${error.reason}`);
+      if (errors.length > MAX_REPORTED_ERRORS) io.err(`… and ${errors.length - MAX_REPORTED_ERRORS} more`);
       fail(`${errors.length} row(s) rejected; nothing was imported.`);
     }
     if (bars.length === 0) fail(`${file} holds no bars; nothing was imported.`);
 
-    const writing = progress(`writing ${code} ${period}`);
+    const writing = progress(io, `writing ${code} ${period}`);
     const result = await importBars(database.db, instrument.id, period, instrument.precision, bars, (done, total) =>
       writing.update(done, total),
     );
@@ -108,8 +108,8 @@ async function main() {
     const rebuilt = Object.entries(result.aggregated)
       .map(([longer, count]) => `${longer} ${count}`)
       .join(', ');
-    console.log(`imported ${result.written} ${period} bars of ${code} (${span}); rebuilt ${rebuilt || 'no longer periods'}`);
+    io.out(`imported ${result.written} ${period} bars of ${code} (${span}); rebuilt ${rebuilt || 'no longer periods'}`);
   });
 }
 
-await runCommand(main);
+await runAsScript(import.meta.url, importBarsMain);

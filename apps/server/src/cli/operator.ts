@@ -5,7 +5,7 @@ import { translate } from '../i18n/catalog.js';
 import { AuditService } from '../modules/audit/service.js';
 import { OperatorsService } from '../modules/operators/service.js';
 import { deriveKey } from '../secret.js';
-import { fail, loadCliConfig, readArgs, runCommand, withDatabase } from './command.js';
+import { fail, loadCliConfig, readArgs, runAsScript, withDatabase, type CliIo } from './command.js';
 
 /**
  * npm run operator -- add --email E --role R | list | disable --email E | enable --email E | reset --email E
@@ -25,8 +25,8 @@ const USAGE = `usage: npm run operator -- <command>
 
 const CLI = { actor: 'cli' };
 
-async function main() {
-  const args = readArgs(USAGE, { email: { type: 'string' }, role: { type: 'string' } });
+export async function operatorMain(io: CliIo) {
+  const args = readArgs(io, USAGE, { email: { type: 'string' }, role: { type: 'string' } });
   const [command, ...extra] = args.positionals;
   if (!command || extra.length > 0) fail(USAGE, 2);
   const { email, role } = args.values;
@@ -36,13 +36,13 @@ async function main() {
   if (command === 'add' && !z.email().safeParse(email?.trim() ?? '').success) fail(`"${email}" is not an e-mail address`, 2);
   if (!['add', 'list', 'disable', 'enable', 'reset'].includes(command)) fail(`unknown command "${command}"\n${USAGE}`, 2);
 
-  const config = loadCliConfig({ appSecret: true });
-  await withDatabase(config, async (database) => {
+  const config = loadCliConfig(io, { appSecret: true });
+  await withDatabase(io, config, async (database) => {
     try {
       const audit = new AuditService({ db: database.db, clock: systemClock, key: deriveKey(config, 'audit-chain') });
       const operators = new OperatorsService({ db: database.db, clock: systemClock, config, audit });
       const idOf = async (address: string) => (await operators.find(address))?.id ?? fail(`no operator with e-mail ${address}`);
-      const line = (value: unknown) => console.log(JSON.stringify(value));
+      const line = (value: unknown) => io.out(JSON.stringify(value));
       switch (command) {
         case 'add':
           line(await operators.add({ email: email!, role: role as (typeof OPERATOR_ROLES)[number] }, CLI));
@@ -55,11 +55,11 @@ async function main() {
           break;
         case 'disable':
           await operators.disable(await idOf(email!), CLI);
-          console.log(`disabled ${email}; their sessions are ended`);
+          io.out(`disabled ${email}; their sessions are ended`);
           break;
         case 'enable':
           await operators.enable(await idOf(email!), CLI);
-          console.log(`enabled ${email}`);
+          io.out(`enabled ${email}`);
           break;
         case 'reset':
           line(await operators.reset(await idOf(email!), CLI));
@@ -73,4 +73,4 @@ async function main() {
   });
 }
 
-await runCommand(main);
+await runAsScript(import.meta.url, operatorMain);
