@@ -46,20 +46,21 @@ describe.each(DB_KINDS)('control characters on %s', (kind) => {
   });
   afterAll(() => server.close());
 
-  // A number-like and an e-mail-like value: each reaches the code paths its shape opens (an e-mail is looked up).
+  // A number-like and an e-mail-like value: each reaches the code paths its shape opens (an e-mail is looked
+  // up). NUL, which PostgreSQL refuses in text, goes into every field alone too, so no field's refusal hides
+  // another's; the other controls are valid text to the database and go into all fields at once.
   it.each([
-    ['\u0000', '1\u00002'],
-    ['\u0000', 'x\u0000@example.com'],
-    ['\u001b', 'x\u001b@example.com'],
-    ['\u007f', '1\u007f2'],
-  ])('never answers %j in any field of any call with a 500 (%j)', async (_, value) => {
+    ['\u0000', '1\u00002', 'each field alone'],
+    ['\u0000', 'x\u0000@example.com', 'each field alone'],
+    ['\u001b', 'x\u001b@example.com', 'all fields at once'],
+    ['\u007f', '1\u007f2', 'all fields at once'],
+  ])('never answers %j in any field of any call with a 500 (%j, %s)', async (_, value, fieldsAlone) => {
     let address = 0;
+    const all = Object.fromEntries(FIELDS.map((name) => [name, value]));
+    const alone = fieldsAlone === 'each field alone' ? FIELDS.map((name) => ({ [name]: value })) : [];
     // Logout last would end the session the other calls need; it reads no field anyway.
     for (const path of Object.values(ApiPath).filter((p) => p !== ApiPath.logout)) {
-      for (const fields of [
-        Object.fromEntries(FIELDS.map((name) => [name, value])),
-        ...FIELDS.map((name) => ({ [name]: value })),
-      ]) {
+      for (const fields of [all, ...alone]) {
         for (const method of ['GET', 'POST'] as const) {
           address += 1;
           // A fresh session now and then, so the per-session trading limit never answers in place of the route.
