@@ -2,16 +2,16 @@ import {
   CashierType,
   dec,
   invalid,
-  notFound,
   ZChannelChange,
   ZChannelCreate,
   type ChannelFields,
   type DepositChannelView as ChannelView,
 } from '@pipwise/domain';
-import { asc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CoreDeps, Module } from '../../context.js';
+import { AuditedRows } from '../../db/audited-rows.js';
 import type { Db } from '../../db/client.js';
 import { depositChannels } from '../../db/schema.js';
 import { registerAdminCrud } from '../../http/admin-crud.js';
@@ -89,46 +89,39 @@ const BLANK_CHANNEL = {
  * change shows at once in every process; deposits keep the channel as it was when they were made.
  */
 export class DepositChannelsAdmin {
-  constructor(private readonly deps: { db: Db; audit: AuditService }) {}
+  private readonly rows: AuditedRows<typeof depositChannels, ChannelView>;
+
+  constructor(deps: { db: Db; audit: AuditService }) {
+    this.rows = new AuditedRows(deps, {
+      table: depositChannels,
+      view: channelView,
+      target: 'deposit_channel',
+      notFoundKey: 'channel_not_found',
+    });
+  }
 
   async list(): Promise<ChannelView[]> {
-    const rows = await this.deps.db
-      .select()
-      .from(depositChannels)
-      .orderBy(asc(depositChannels.type), asc(depositChannels.sort), asc(depositChannels.id));
+    const rows = await this.rows.all(asc(depositChannels.type), asc(depositChannels.sort), asc(depositChannels.id));
     return rows.map(channelView);
   }
 
   async create(input: z.infer<typeof ZChannelCreate>, by: OperatorPrincipal, ip: string): Promise<ChannelView> {
     const channel: ChannelFields = { ...BLANK_CHANNEL, ...definedFields(input) } as ChannelFields;
     checkChannel(channel);
-    return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx.insert(depositChannels).values(columnsOf(channel)).returning();
-      const view = channelView(row!);
-      await this.deps.audit.record(
-        { by, action: 'deposit_channel.create', targetType: 'deposit_channel', targetId: row!.id, after: view, ip },
-        tx,
-      );
-      return view;
-    });
+    return this.rows.create(columnsOf(channel), by, ip);
   }
 
   async update(id: number, change: z.infer<typeof ZChannelChange>, by: OperatorPrincipal, ip: string): Promise<ChannelView> {
-    return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(depositChannels).where(eq(depositChannels.id, id)).for('update');
-      if (!row) throw notFound('channel_not_found');
-      const before = channelView(row);
-      const { id: _id, ...current } = before;
-      const channel = { ...current, ...definedFields(change) } as ChannelFields;
-      checkChannel(channel);
-      const [updated] = await tx.update(depositChannels).set(columnsOf(channel)).where(eq(depositChannels.id, id)).returning();
-      const view = channelView(updated!);
-      await this.deps.audit.record(
-        { by, action: 'deposit_channel.update', targetType: 'deposit_channel', targetId: id, before, after: view, ip },
-        tx,
-      );
-      return view;
-    });
+    return this.rows.update(
+      id,
+      (_row, { id: _id, ...current }) => {
+        const channel = { ...current, ...definedFields(change) } as ChannelFields;
+        checkChannel(channel);
+        return columnsOf(channel);
+      },
+      by,
+      ip,
+    );
   }
 }
 

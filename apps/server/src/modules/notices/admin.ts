@@ -1,5 +1,4 @@
 import {
-  notFound,
   type OperatorPageView,
   ZAnnouncementChange,
   ZAnnouncementCreate,
@@ -7,11 +6,11 @@ import {
   type AnnouncementAdminView,
   type ContentAdminQuery,
 } from '@pipwise/domain';
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { AuditedRows, contentPage } from '../../db/audited-rows.js';
 import type { Db } from '../../db/client.js';
-import { countOf, paged } from '../../db/paging.js';
 import { announcementReads, announcements } from '../../db/schema.js';
 import { registerAdminCrud } from '../../http/admin-crud.js';
 import { sanitizeContentHtml } from '../../http/html.js';
@@ -36,93 +35,51 @@ const announcementAdminView = (row: AnnouncementRow): AnnouncementAdminView => (
  * unread counts query the table directly (no cache), so a change shows on their next request.
  */
 export class AnnouncementsAdmin {
-  constructor(private readonly deps: { db: Db; audit: AuditService }) {}
+  private readonly rows: AuditedRows<typeof announcements, AnnouncementAdminView>;
 
-  async list(query: ContentAdminQuery): Promise<OperatorPageView<AnnouncementAdminView>> {
-    const conditions: (SQL | undefined)[] = [
-      query.lang ? eq(announcements.lang, query.lang) : undefined,
-      query.published ? eq(announcements.published, query.published === '1') : undefined,
-    ];
-    const where = and(...conditions);
-    return paged(
-      { page: query.page, pageSize: query.page_size },
-      async (limit, offset) =>
-        (
-          await this.deps.db
-            .select()
-            .from(announcements)
-            .where(where)
-            .orderBy(desc(announcements.createdAt), desc(announcements.id))
-            .limit(limit)
-            .offset(offset)
-        ).map(announcementAdminView),
-      () => countOf(this.deps.db.select({ n: count() }).from(announcements).where(where)),
-    );
-  }
-
-  async create(input: z.infer<typeof ZAnnouncementCreate>, by: OperatorPrincipal, ip: string): Promise<AnnouncementAdminView> {
-    return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(announcements)
-        .values({ lang: input.lang, title: input.title, content: sanitizeContentHtml(input.content), published: input.published })
-        .returning();
-      const view = announcementAdminView(row!);
-      await this.deps.audit.record(
-        { by, action: 'announcement.create', targetType: 'announcement', targetId: row!.id, after: view, ip },
-        tx,
-      );
-      return view;
+  constructor(deps: { db: Db; audit: AuditService }) {
+    this.rows = new AuditedRows(deps, {
+      table: announcements,
+      view: announcementAdminView,
+      target: 'announcement',
+      notFoundKey: 'notice_not_found',
     });
   }
 
-  async update(
+  list(query: ContentAdminQuery): Promise<OperatorPageView<AnnouncementAdminView>> {
+    return contentPage(this.rows, query);
+  }
+
+  create(input: z.infer<typeof ZAnnouncementCreate>, by: OperatorPrincipal, ip: string): Promise<AnnouncementAdminView> {
+    return this.rows.create(
+      { lang: input.lang, title: input.title, content: sanitizeContentHtml(input.content), published: input.published },
+      by,
+      ip,
+    );
+  }
+
+  update(
     id: number,
     change: z.infer<typeof ZAnnouncementChange>,
     by: OperatorPrincipal,
     ip: string,
   ): Promise<AnnouncementAdminView> {
-    return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(announcements).where(eq(announcements.id, id)).for('update');
-      if (!row) throw notFound('notice_not_found');
-      const [after] = await tx
-        .update(announcements)
-        .set({
-          lang: change.lang,
-          title: change.title,
-          content: change.content === undefined ? undefined : sanitizeContentHtml(change.content),
-          published: change.published,
-        })
-        .where(eq(announcements.id, id))
-        .returning();
-      const view = announcementAdminView(after!);
-      await this.deps.audit.record(
-        {
-          by,
-          action: 'announcement.update',
-          targetType: 'announcement',
-          targetId: id,
-          before: announcementAdminView(row),
-          after: view,
-          ip,
-        },
-        tx,
-      );
-      return view;
-    });
+    return this.rows.update(
+      id,
+      () => ({
+        lang: change.lang,
+        title: change.title,
+        content: change.content === undefined ? undefined : sanitizeContentHtml(change.content),
+        published: change.published,
+      }),
+      by,
+      ip,
+    );
   }
 
   /** Removes the announcement and who had read it (the read rows point at it). */
-  async remove(id: number, by: OperatorPrincipal, ip: string) {
-    await this.deps.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(announcements).where(eq(announcements.id, id)).for('update');
-      if (!row) throw notFound('notice_not_found');
-      await tx.delete(announcementReads).where(eq(announcementReads.announcementId, id));
-      await tx.delete(announcements).where(eq(announcements.id, id));
-      await this.deps.audit.record(
-        { by, action: 'announcement.delete', targetType: 'announcement', targetId: id, before: announcementAdminView(row), ip },
-        tx,
-      );
-    });
+  remove(id: number, by: OperatorPrincipal, ip: string) {
+    return this.rows.remove(id, by, ip, (tx) => tx.delete(announcementReads).where(eq(announcementReads.announcementId, id)));
   }
 }
 

@@ -2,7 +2,6 @@ import {
   CashierType,
   dec,
   invalid,
-  notFound,
   RATE_FEE_TYPE,
   ZCurrencyChange,
   ZCurrencyCreate,
@@ -10,11 +9,12 @@ import {
   type WithdrawCurrencyAdminListView as CurrencyListView,
   type WithdrawCurrencyAdminView as CurrencyView,
 } from '@pipwise/domain';
-import { asc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { CoreDeps, Module } from '../../context.js';
+import { AuditedRows } from '../../db/audited-rows.js';
 import type { Db } from '../../db/client.js';
 import { withdrawCurrencies } from '../../db/schema.js';
 import { registerAdminCrud } from '../../http/admin-crud.js';
@@ -69,13 +69,19 @@ const columnsOf = (fields: CurrencyFields) => ({
  * withdrawals already made keep the terms they were made with.
  */
 export class WithdrawCurrenciesAdmin {
-  constructor(private readonly deps: { db: Db; audit: AuditService; rates: WithdrawRates; clock: Clock }) {}
+  private readonly rows: AuditedRows<typeof withdrawCurrencies, CurrencyView>;
+
+  constructor(private readonly deps: { db: Db; audit: AuditService; rates: WithdrawRates; clock: Clock }) {
+    this.rows = new AuditedRows(deps, {
+      table: withdrawCurrencies,
+      view: currencyView,
+      target: 'withdraw_currency',
+      notFoundKey: 'currency_not_found',
+    });
+  }
 
   async list(): Promise<CurrencyListView[]> {
-    const rows = await this.deps.db
-      .select()
-      .from(withdrawCurrencies)
-      .orderBy(asc(withdrawCurrencies.type), asc(withdrawCurrencies.sort), asc(withdrawCurrencies.id));
+    const rows = await this.rows.all(asc(withdrawCurrencies.type), asc(withdrawCurrencies.sort), asc(withdrawCurrencies.id));
     return Promise.all(
       rows.map(async (row) => {
         const rate = await this.deps.rates.current(row);
@@ -94,45 +100,25 @@ export class WithdrawCurrenciesAdmin {
   async create(input: z.infer<typeof ZCurrencyCreate>, by: OperatorPrincipal, ip: string): Promise<CurrencyView> {
     const currency = { protocol: '', enabled: true, sort: 0, ...definedFields(input) } as CurrencyFields;
     checkCurrency(currency);
-    return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(withdrawCurrencies)
-        .values({ ...columnsOf(currency), usdPriceUpdatedAt: this.deps.clock.now() })
-        .returning();
-      const view = currencyView(row!);
-      await this.deps.audit.record(
-        { by, action: 'withdraw_currency.create', targetType: 'withdraw_currency', targetId: row!.id, after: view, ip },
-        tx,
-      );
-      return view;
-    });
+    return this.rows.create({ ...columnsOf(currency), usdPriceUpdatedAt: this.deps.clock.now() }, by, ip);
   }
 
   async update(id: number, change: z.infer<typeof ZCurrencyChange>, by: OperatorPrincipal, ip: string): Promise<CurrencyView> {
-    return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(withdrawCurrencies).where(eq(withdrawCurrencies.id, id)).for('update');
-      if (!row) throw notFound('currency_not_found');
-      const before = currencyView(row);
-      const { id: _id, usd_price_updated_at: _at, ...current } = before;
-      const { confirm_rate, ...fields } = change;
-      const currency = { ...current, ...definedFields(fields) } as CurrencyFields;
-      checkCurrency(currency);
-      // A new rate, or the same one confirmed, is valid for withdraw_rate_max_age_hours from now; saving other
-      // fields (an inline switch sends the whole row) leaves its age alone.
-      const renewed = confirm_rate === true || !dec(currency.usd_price).eq(row.usdPrice);
-      const confirmed = renewed ? { usdPriceUpdatedAt: this.deps.clock.now() } : {};
-      const [updated] = await tx
-        .update(withdrawCurrencies)
-        .set({ ...columnsOf(currency), ...confirmed })
-        .where(eq(withdrawCurrencies.id, id))
-        .returning();
-      const view = currencyView(updated!);
-      await this.deps.audit.record(
-        { by, action: 'withdraw_currency.update', targetType: 'withdraw_currency', targetId: id, before, after: view, ip },
-        tx,
-      );
-      return view;
-    });
+    return this.rows.update(
+      id,
+      (row, { id: _id, usd_price_updated_at: _at, ...current }) => {
+        const { confirm_rate, ...fields } = change;
+        const currency = { ...current, ...definedFields(fields) } as CurrencyFields;
+        checkCurrency(currency);
+        // A new rate, or the same one confirmed, is valid for withdraw_rate_max_age_hours from now; saving other
+        // fields (an inline switch sends the whole row) leaves its age alone.
+        const renewed = confirm_rate === true || !dec(currency.usd_price).eq(row.usdPrice);
+        const confirmed = renewed ? { usdPriceUpdatedAt: this.deps.clock.now() } : {};
+        return { ...columnsOf(currency), ...confirmed };
+      },
+      by,
+      ip,
+    );
   }
 }
 
