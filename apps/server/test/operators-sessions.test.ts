@@ -1,3 +1,4 @@
+import type { OperatorSessionView } from '@pipwise/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../src/i18n/catalog.js';
 import { DB_KINDS, ManualClock, startTestServer, totpCode, type TestServer } from './harness.js';
@@ -5,15 +6,6 @@ import { auditRows, login, newOperator, signIn } from './operators-helpers.js';
 
 const HOUR_MS = 3_600_000;
 const signedOut = { code: 999, msg: translate('en', 'operator_not_logged_in') };
-
-interface SessionRow {
-  id: number;
-  created_at: string;
-  expires_at: string;
-  ip: string | null;
-  user_agent: string | null;
-  current: boolean;
-}
 
 describe.each(DB_KINDS)('operator sessions on %s', (kind) => {
   let server: TestServer;
@@ -63,7 +55,7 @@ describe.each(DB_KINDS)('operator sessions on %s', (kind) => {
     const second = await signIn(server, operator);
     const third = await signIn(server, operator);
     await server.call('POST', '/admin/api/logout', { headers: third });
-    const listed = await server.call<SessionRow[]>('GET', '/admin/api/me/sessions', { headers: first });
+    const listed = await server.call<OperatorSessionView[]>('GET', '/admin/api/me/sessions', { headers: first });
     expect(listed.code).toBe(1);
     expect(listed.data).toHaveLength(2);
     expect(listed.data.map((session) => session.current)).toEqual([false, true]);
