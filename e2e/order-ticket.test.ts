@@ -1,7 +1,14 @@
-import { ApiPath, type BalanceView, type LedgerPageView, type OrderView, type TradePairView } from '@pipwise/domain';
+import {
+  ApiPath,
+  type AccountFiguresView,
+  type BalanceView,
+  type LedgerPageView,
+  type OrderView,
+  type TradePairView,
+} from '@pipwise/domain';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, cents, launchBrowser, open, phone, storedToken } from './support.js';
+import { api, cents, launchBrowser, myOrders, open, phone, storedToken } from './support.js';
 
 /**
  * Issue 10 items 3–5: the ticket's margin and fee are what the order is charged, for every category,
@@ -226,6 +233,30 @@ describe('the order ticket (issue 10 items 3–5)', () => {
     expect(await page.getByRole('button', { name: 'Decrease' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Increase' }).click();
     expect(await lotField().inputValue()).toBe('0.01');
+    await lotField().fill(String(pair.ForexMinCont));
+  });
+
+  it('refuses an order the account cannot afford before sending it, says why, and the server holds no new order', async () => {
+    const pair = pairOf('BTCUSD');
+    await choosePair(page, pair);
+    await page.getByRole('tab', { name: 'Market' }).click();
+    // The most a ticket allows of the dearest margin: 20 lots at 2× needs more than the demo's 100,000.
+    await page.locator('.adm-selector-item', { hasText: /^2×$/ }).click();
+    await lotField().fill('20');
+    const figures = await api<AccountFiguresView>(ApiPath.forexDetail, token);
+    await expect.poll(async () => amount(await page.getByTestId('estimate-margin-buy').innerText())).toBeGreaterThan(
+      figures.available_prepayment,
+    );
+    const holding = async () => (await myOrders(token, 1)).total;
+    const heldBefore = await holding();
+    const sent = submits.length;
+
+    await page.getByRole('button', { name: 'Buy' }).click();
+    await expect.poll(() => page.getByText('Insufficient free margin for this order').count()).toBe(1);
+    expect(submits.length).toBe(sent);
+    expect(await holding()).toBe(heldBefore);
+    expect((await api<AccountFiguresView>(ApiPath.forexDetail, token)).balance).toBe(figures.balance);
+
     await lotField().fill(String(pair.ForexMinCont));
   });
 
