@@ -17,15 +17,8 @@ export const maxNotBelowMin =
     },
   });
 
-/** The display order catalogue rows carry, within the bounds the server accepts. */
-export const SORT_FIELD: CatalogueField = {
-  name: 'sort',
-  kind: 'integer',
-  required: true,
-  min: -1_000_000,
-  max: 1_000_000,
-  column: true,
-};
+/** The display order catalogue rows carry. */
+export const SORT_FIELD: CatalogueField = { name: 'sort', kind: 'integer', required: true, column: true };
 
 export const ENABLED_FIELD: CatalogueField = { name: 'enabled', kind: 'switch', column: true };
 

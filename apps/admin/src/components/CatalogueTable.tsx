@@ -1,4 +1,4 @@
-import { dec } from '@pipwise/domain';
+import type { FormSchema } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import type { Rule } from 'antd/es/form';
@@ -6,6 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../api';
+import { useSchemaRules } from '../forms';
 import { TABULAR, errorText, formatDecimal, rowsOf } from './BackOfficeStates';
 import { ListTable } from './ListTable';
 import { PageHeader } from './PageHeader';
@@ -16,32 +17,24 @@ type Values = Record<string, unknown>;
 
 /**
  * One editable field of a catalogue row. Decimal fields are edited and sent as exact text (the server
- * takes a number or its text; text keeps 0.0000000001 from turning into 1e-10 on the way).
+ * takes a number or its text; text keeps 0.0000000001 from turning into 1e-10 on the way). What a value
+ * may be is the request schema's (`CatalogueTableProps.schemas`); a field says only how it is edited.
  */
 export interface CatalogueField {
   name: string;
-  kind: 'text' | 'url' | 'email' | 'integer' | 'decimal' | 'switch' | 'select' | 'integers' | 'names';
+  kind: 'text' | 'integer' | 'decimal' | 'switch' | 'select' | 'integers' | 'names';
+  /** The form always sends the whole row: a required field may not be left empty, even in a change. */
   required?: boolean;
-  /** decimal: most decimals the server keeps (for the row being edited, when it depends on it). */
+  /**
+   * decimal: 2 shows the column as money. A function gives the decimals of the row being edited, which
+   * the server checks only once it has read the row (an instrument's spread has its prices' decimals).
+   */
   decimals?: number | ((row: Values) => number);
-  /** decimal: most digits before the point (the column's). */
-  integerDigits?: number;
-  /** text: the shape the server accepts, and the `validation.*` key explaining it. */
-  pattern?: RegExp;
-  patternMessage?: string;
-  /** decimal: whether 0 is allowed (otherwise it must be positive). */
-  zero?: boolean;
-  min?: number;
-  max?: number;
-  maxLength?: number;
   options?: { value: number | string; label: string }[];
-  /** integers: most entries. */
-  maxItems?: number;
   /** integers: suggestions offered in the multi-select. */
   suggestions?: number[];
-  /** names: the languages with a name each, and which of them are required. */
+  /** names: the languages with a name each (the schema needs every one). */
   languages?: readonly string[];
-  requiredLanguages?: readonly string[];
   /** Shown as a table column (read-only text, or an inline switch for `switch`). */
   column?: boolean;
   /** Only set when the row is created (e.g. a code). */
@@ -56,38 +49,20 @@ interface CatalogueTableProps {
   area: string;
   path: string;
   fields: CatalogueField[];
+  /** The requests the server parses a new row and a change with; without `create`, rows are only changed. */
+  schemas: { create?: FormSchema; change: FormSchema };
   /** Columns shown before the editable ones (identifiers the form does not edit). */
   fixedColumns?: ColumnsType<Row>;
   canCreate?: boolean;
   defaults?: Values;
 }
 
-/** Decimal text with at most `decimals` places and `integerDigits` before the point: what the server accepts. */
-const decimalPattern = (decimals: number, integerDigits: number) =>
-  new RegExp(`^\\d{1,${integerDigits}}${decimals > 0 ? `(\\.\\d{1,${decimals}})?` : ''}$`);
+/** Decimal text with at most `decimals` places. */
+const hasAtMostDecimals = (text: string, decimals: number) => (text.split('.')[1]?.length ?? 0) <= decimals;
 
-const decimalRules = (
-  field: CatalogueField,
-  row: Values,
-  message: (key: string, values?: Record<string, unknown>) => string,
-): Rule[] => [
-  {
-    validator: async (_, value: unknown) => {
-      if (value === undefined || value === null || value === '') {
-        if (field.required) throw new Error(message('required'));
-        return;
-      }
-      const text = asText(value);
-      const decimals = typeof field.decimals === 'function' ? field.decimals(row) : (field.decimals ?? 2);
-      if (!decimalPattern(decimals, field.integerDigits ?? 12).test(text))
-        throw new Error(message('decimal_invalid', { decimals }));
-      if (!field.zero && dec(text).isZero()) throw new Error(message('positive'));
-      if (field.max !== undefined && dec(text).greaterThan(field.max)) throw new Error(message('at_most', { max: field.max }));
-    },
-  },
-];
-
-const TEXT_KINDS = new Set<CatalogueField['kind']>(['text', 'url', 'email']);
+/** A value left out: nothing, '' or an empty list. */
+const isEmpty = (value: unknown) =>
+  value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
 /** What the form starts with: decimals as their exact text. */
 function toFormValues(row: Values, fields: CatalogueField[]): Values {
@@ -109,8 +84,7 @@ function toBody(values: Values, fields: CatalogueField[], creating: boolean): Va
       body[field.name] = value === undefined || value === null || value === '' ? undefined : asText(value);
     else if (field.kind === 'integers')
       body[field.name] = [...new Set(((value as (string | number)[] | undefined) ?? []).map(Number))].sort((a, b) => a - b);
-    else if (field.kind === 'text' || field.kind === 'url' || field.kind === 'email')
-      body[field.name] = ((value as string | undefined) ?? '').trim();
+    else if (field.kind === 'text') body[field.name] = ((value as string | undefined) ?? '').trim();
     else body[field.name] = value;
   }
   return body;
@@ -122,9 +96,7 @@ function FieldInput({ field, label, ...control }: { field: CatalogueField; label
     case 'switch':
       return <Switch aria-label={label} {...control} />;
     case 'integer':
-      return (
-        <InputNumber {...control} aria-label={label} precision={0} min={field.min} max={field.max} style={{ width: '100%' }} />
-      );
+      return <InputNumber {...control} aria-label={label} precision={0} style={{ width: '100%' }} />;
     case 'decimal':
       return <InputNumber<string> {...control} aria-label={label} stringMode min="0" style={{ width: '100%' }} />;
     case 'select':
@@ -140,7 +112,7 @@ function FieldInput({ field, label, ...control }: { field: CatalogueField; label
         />
       );
     default:
-      return <Input {...control} aria-label={label} maxLength={field.maxLength} />;
+      return <Input {...control} aria-label={label} />;
   }
 }
 
@@ -149,7 +121,15 @@ function FieldInput({ field, label, ...control }: { field: CatalogueField; label
  * form drawer to create or edit one. Refusals show the envelope's msg; the form checks what the server
  * checks so most mistakes never leave the browser.
  */
-export function CatalogueTable({ area, path, fields, fixedColumns = [], canCreate = true, defaults = {} }: CatalogueTableProps) {
+export function CatalogueTable({
+  area,
+  path,
+  fields,
+  schemas,
+  fixedColumns = [],
+  canCreate = true,
+  defaults = {},
+}: CatalogueTableProps) {
   const { t } = useTranslation('catalogue');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -158,6 +138,18 @@ export function CatalogueTable({ area, path, fields, fixedColumns = [], canCreat
   const rows = useQuery({ queryKey: ['catalogue', path], queryFn: () => adminApi<Row[] | { data: Row[] }>('GET', path) });
   const label = (field: CatalogueField) => t(`${area}.${field.name}`, { defaultValue: t(`field.${field.name}`) });
   const validation = (key: string, values?: Record<string, unknown>) => t(`validation.${key}`, values);
+  const creating = editing === 'new';
+  // The request the server would parse: a new row's, or a change's.
+  const rule = useSchemaRules<Values>((creating && schemas.create) || schemas.change, 'catalogue', (values) =>
+    toBody(values, fields, creating),
+  );
+  const required: Rule = {
+    required: true,
+    // antd's own required check assumes a string; numbers, lists and flags are checked here.
+    validator: async (_, value: unknown) => {
+      if (isEmpty(value) || (typeof value === 'string' && value.trim() === '')) throw new Error(validation('required'));
+    },
+  };
 
   const save = useMutation({
     mutationFn: ({ id, body }: { id: number | null; body: Values }) =>
@@ -177,7 +169,6 @@ export function CatalogueTable({ area, path, fields, fixedColumns = [], canCreat
 
   const submit = async () => {
     const values = await form.validateFields();
-    const creating = editing === 'new';
     await save.mutateAsync({ id: creating || editing === null ? null : editing.id, body: toBody(values, fields, creating) });
     setEditing(null);
   };
@@ -268,7 +259,7 @@ export function CatalogueTable({ area, path, fields, fixedColumns = [], canCreat
       >
         <Form form={form} layout="vertical" name={`catalogue-${area}`} onFinish={() => void submit().catch(() => undefined)}>
           {fields.map((field) => {
-            if (field.createOnly && editing !== 'new') return null;
+            if (field.createOnly && !creating) return null;
             if (field.kind === 'names')
               return (
                 <fieldset key={field.name} style={{ border: 0, padding: 0, margin: 0 }}>
@@ -278,13 +269,23 @@ export function CatalogueTable({ area, path, fields, fixedColumns = [], canCreat
                       key={language}
                       name={[field.name, language]}
                       label={t(`language.${language}`)}
+                      validateFirst
                       rules={[
-                        {
-                          required: field.requiredLanguages?.includes(language),
-                          whitespace: true,
-                          message: validation('required'),
-                        },
-                        { max: field.maxLength ?? 100, message: validation('too_long', { max: field.maxLength ?? 100 }) },
+                        required,
+                        // Each language's box is checked on its own: the others stand in as named.
+                        rule(field.name, (values) =>
+                          toBody(
+                            {
+                              ...values,
+                              [field.name]: {
+                                ...Object.fromEntries((field.languages ?? []).map((other) => [other, other])),
+                                [language]: (values[field.name] as Values | undefined)?.[language],
+                              },
+                            },
+                            fields,
+                            creating,
+                          ),
+                        ),
                       ]}
                     >
                       <Input />
@@ -292,68 +293,27 @@ export function CatalogueTable({ area, path, fields, fixedColumns = [], canCreat
                   ))}
                 </fieldset>
               );
-            const rules: Rule[] =
-              field.kind === 'decimal'
-                ? decimalRules(field, editing === 'new' || editing === null ? defaults : editing, validation)
-                : [
-                    ...(field.required
-                      ? [
-                          TEXT_KINDS.has(field.kind)
-                            ? { required: true, whitespace: true, message: validation('required') }
-                            : {
-                                // antd's own required check assumes a string; numbers, lists and flags are checked here.
-                                required: true,
-                                validator: async (_: unknown, value: unknown) => {
-                                  if (
-                                    value === undefined ||
-                                    value === null ||
-                                    value === '' ||
-                                    (Array.isArray(value) && value.length === 0)
-                                  )
-                                    throw new Error(validation('required'));
-                                },
-                              },
-                        ]
-                      : []),
-                    ...(field.kind === 'url'
-                      ? [{ pattern: /^(https?:\/\/\S+|\/\S*)?$/i, message: validation('url') }]
-                      : field.kind === 'email'
-                        ? [{ type: 'email' as const, message: validation('email') }]
-                        : []),
-                    ...(field.maxLength
-                      ? [{ max: field.maxLength, message: validation('too_long', { max: field.maxLength }) }]
-                      : []),
-                    ...(field.pattern
-                      ? [{ pattern: field.pattern, message: validation(field.patternMessage ?? 'invalid') }]
-                      : []),
-                    ...(field.kind === 'integers'
-                      ? [
-                          {
-                            validator: async (_: unknown, value: unknown) => {
-                              const list = (value as (string | number)[] | undefined) ?? [];
-                              if (field.required && list.length === 0) throw new Error(validation('required'));
-                              if (field.maxItems !== undefined && new Set(list.map(String)).size > field.maxItems)
-                                throw new Error(validation('too_many', { max: field.maxItems }));
-                              const bad = list.find(
-                                (item) =>
-                                  !/^\d+$/.test(String(item)) ||
-                                  Number(item) < (field.min ?? 1) ||
-                                  Number(item) > (field.max ?? Number.MAX_SAFE_INTEGER),
-                              );
-                              if (bad !== undefined)
-                                throw new Error(validation('integers', { min: field.min ?? 1, max: field.max }));
-                            },
-                          },
-                        ]
-                      : []),
-                  ];
+            const { decimals } = field;
+            const rowDecimals: Rule[] =
+              typeof decimals === 'function'
+                ? [
+                    {
+                      validator: async (_, value: unknown) => {
+                        const most = decimals(creating || editing === null ? defaults : editing);
+                        if (!isEmpty(value) && !hasAtMostDecimals(asText(value), most))
+                          throw new Error(validation('decimal_invalid', { decimals: most }));
+                      },
+                    },
+                  ]
+                : [];
             return (
               <Form.Item
                 key={field.name}
                 name={field.name}
                 label={label(field)}
                 valuePropName={field.kind === 'switch' ? 'checked' : 'value'}
-                rules={[...rules, ...(field.rules ?? [])]}
+                validateFirst
+                rules={[...(field.required ? [required] : []), rule(field.name), ...rowDecimals, ...(field.rules ?? [])]}
                 dependencies={field.rules ? fields.map((other) => other.name).filter((name) => name !== field.name) : undefined}
               >
                 <FieldInput field={field} label={label(field)} />

@@ -1,4 +1,4 @@
-import { LANGUAGES } from '@pipwise/domain';
+import { LANGUAGES, ZCategoryChange, ZCategoryCreate } from '@pipwise/domain';
 import { useTranslation } from 'react-i18next';
 import { SORT_FIELD } from '../components/CatalogueRules';
 import { CatalogueTable } from '../components/CatalogueTable';
@@ -15,16 +15,16 @@ export default function Categories() {
       area="categories"
       path="/categories"
       defaults={{ sort: 0, names: {} }}
+      schemas={{ create: ZCategoryCreate, change: ZCategoryChange }}
       fields={[
-        { name: 'slug', kind: 'text', required: true, pattern: /^[a-z][a-z0-9-]{0,31}$/, patternMessage: 'slug', column: true },
+        { name: 'slug', kind: 'text', required: true, column: true },
         SORT_FIELD,
         {
           name: 'names',
           kind: 'names',
-          languages: LANGUAGES,
           // The app shows a category in any of the 18 languages, so every one needs its name.
-          requiredLanguages: LANGUAGES,
-          maxLength: 100,
+          languages: LANGUAGES,
+          required: true,
           column: true,
           render: (names) => nameOf(names),
         },

@@ -1,4 +1,4 @@
-import { CompanyStatus, CompanyType } from '@pipwise/domain';
+import { CompanyStatus, CompanyType, ZCompanyChange, ZCompanySave } from '@pipwise/domain';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { SORT_FIELD } from '../components/CatalogueRules';
@@ -19,14 +19,15 @@ export default function Companies() {
       area="companies"
       path="/companies"
       defaults={{ status: CompanyStatus.open, type: CompanyType.whiteLabel, sort: 0 }}
+      schemas={{ create: ZCompanySave, change: ZCompanyChange }}
       fields={[
-        { name: 'name', kind: 'text', required: true, maxLength: 100, column: true },
-        { name: 'logo', kind: 'url', maxLength: 500 },
-        { name: 'url', kind: 'url', maxLength: 500, column: true },
-        { name: 'subject', kind: 'text', maxLength: 200 },
-        { name: 'registered_address', kind: 'text', maxLength: 300 },
-        { name: 'location', kind: 'text', maxLength: 100, column: true },
-        { name: 'email', kind: 'text', maxLength: 200 },
+        { name: 'name', kind: 'text', required: true, column: true },
+        { name: 'logo', kind: 'text' },
+        { name: 'url', kind: 'text', column: true },
+        { name: 'subject', kind: 'text' },
+        { name: 'registered_address', kind: 'text' },
+        { name: 'location', kind: 'text', column: true },
+        { name: 'email', kind: 'text' },
         {
           name: 'status',
           kind: 'select',
@@ -47,7 +48,7 @@ export default function Companies() {
             { value: CompanyType.whiteLabel, label: t('company_type.white_label') },
           ],
         },
-        { name: 'loss_url', kind: 'url', maxLength: 500, column: true, rules: [lossUrlWhenClosed] },
+        { name: 'loss_url', kind: 'text', column: true, rules: [lossUrlWhenClosed] },
         SORT_FIELD,
       ]}
       fixedColumns={[{ key: 'id', dataIndex: 'id', title: t('field.id') }]}

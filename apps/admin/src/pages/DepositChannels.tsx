@@ -1,4 +1,4 @@
-import { CashierType } from '@pipwise/domain';
+import { CashierType, ZChannelChange, ZChannelCreate } from '@pipwise/domain';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { amountLimitFields, cashierTypeOptions, ENABLED_FIELD, SORT_FIELD } from '../components/CatalogueRules';
@@ -20,31 +20,18 @@ export default function DepositChannels() {
       area="deposit_channels"
       path="/deposit-channels"
       defaults={{ type: CashierType.coin, enabled: true, sort: 0 }}
+      schemas={{ create: ZChannelCreate, change: ZChannelChange }}
       fields={[
         { name: 'type', kind: 'select', options: cashierTypeOptions(t), required: true, column: true },
-        {
-          name: 'currency_code',
-          kind: 'text',
-          required: true,
-          pattern: /^[A-Z0-9]{2,10}$/,
-          patternMessage: 'code',
-          column: true,
-        },
-        {
-          name: 'protocol_code',
-          kind: 'text',
-          pattern: /^([A-Z0-9]{2,20})?$/,
-          patternMessage: 'protocol',
-          column: true,
-          rules: [requiredFor(CashierType.coin)],
-        },
-        { name: 'address', kind: 'text', maxLength: 200, rules: [requiredFor(CashierType.coin)] },
-        { name: 'bank_name', kind: 'text', maxLength: 200, rules: [requiredFor(CashierType.bank)] },
-        { name: 'bank_address', kind: 'text', maxLength: 300 },
-        { name: 'bank_swift', kind: 'text', maxLength: 20 },
-        { name: 'payee_name', kind: 'text', maxLength: 200, rules: [requiredFor(CashierType.bank)] },
-        { name: 'payee_account', kind: 'text', maxLength: 100, rules: [requiredFor(CashierType.bank)] },
-        { name: 'bank_remark', kind: 'text', maxLength: 500 },
+        { name: 'currency_code', kind: 'text', required: true, column: true },
+        { name: 'protocol_code', kind: 'text', column: true, rules: [requiredFor(CashierType.coin)] },
+        { name: 'address', kind: 'text', rules: [requiredFor(CashierType.coin)] },
+        { name: 'bank_name', kind: 'text', rules: [requiredFor(CashierType.bank)] },
+        { name: 'bank_address', kind: 'text' },
+        { name: 'bank_swift', kind: 'text' },
+        { name: 'payee_name', kind: 'text', rules: [requiredFor(CashierType.bank)] },
+        { name: 'payee_account', kind: 'text', rules: [requiredFor(CashierType.bank)] },
+        { name: 'bank_remark', kind: 'text' },
         ...amountLimitFields(t('validation.max_below_min')),
         SORT_FIELD,
         ENABLED_FIELD,

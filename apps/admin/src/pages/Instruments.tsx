@@ -1,3 +1,4 @@
+import { ZInstrumentChange } from '@pipwise/domain';
 import { useTranslation } from 'react-i18next';
 import { ENABLED_FIELD, maxNotBelowMin, SORT_FIELD } from '../components/CatalogueRules';
 import { CatalogueTable, type CatalogueField } from '../components/CatalogueTable';
@@ -8,13 +9,12 @@ const LEVERAGE_SUGGESTIONS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 300, 400, 500];
 export default function Instruments() {
   const { t } = useTranslation('catalogue');
   const fields: CatalogueField[] = [
-    { name: 'name', kind: 'text', required: true, maxLength: 100, column: true },
+    { name: 'name', kind: 'text', required: true, column: true },
     // The spread is a price: no more decimals than the instrument quotes.
     {
       name: 'spread',
       kind: 'decimal',
       decimals: (row) => Number(row.price_precision ?? 10),
-      zero: true,
       required: true,
       column: true,
     },
@@ -22,19 +22,15 @@ export default function Instruments() {
       name: 'leverages',
       kind: 'integers',
       required: true,
-      min: 1,
-      max: 1000,
-      maxItems: 20,
       suggestions: LEVERAGE_SUGGESTIONS,
       column: true,
     },
-    { name: 'fee_rate', kind: 'decimal', decimals: 8, integerDigits: 4, zero: true, required: true, column: true },
-    { name: 'min_lots', kind: 'decimal', decimals: 4, required: true, column: true },
-    { name: 'lot_step', kind: 'decimal', decimals: 4, required: true, column: true },
+    { name: 'fee_rate', kind: 'decimal', required: true, column: true },
+    { name: 'min_lots', kind: 'decimal', required: true, column: true },
+    { name: 'lot_step', kind: 'decimal', required: true, column: true },
     {
       name: 'max_lots',
       kind: 'decimal',
-      decimals: 4,
       required: true,
       column: true,
       rules: [maxNotBelowMin(t('validation.max_below_min'), 'min_lots')],
@@ -48,6 +44,7 @@ export default function Instruments() {
       path="/instruments"
       canCreate={false}
       fields={fields}
+      schemas={{ change: ZInstrumentChange }}
       fixedColumns={[{ key: 'code', dataIndex: 'code', title: t('instruments.code'), fixed: 'left' }]}
     />
   );

@@ -1,8 +1,10 @@
+import { ZOperatorLoginRequest } from '@pipwise/domain';
 import { Button, Card, Form, Input, Space, Typography } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, ApiError } from '../api';
+import { useSchemaRules } from '../forms';
 import { useSession } from '../session';
 
 interface Credentials {
@@ -19,6 +21,11 @@ interface Credentials {
  */
 export default function Login() {
   const { t } = useTranslation('login');
+  const rule = useSchemaRules(ZOperatorLoginRequest, 'login', ({ email, password, otp }: Partial<Credentials>) => ({
+    email: email ?? '',
+    password: password ?? '',
+    otp: otp ?? '',
+  }));
   const { signIn } = useSession();
   const [captchaShown, setCaptchaShown] = useState(false);
   const captcha = useQuery({
@@ -45,13 +52,19 @@ export default function Login() {
       <Card style={{ width: 380, maxWidth: '100%' }}>
         <Typography.Title level={3}>{t('title')}</Typography.Title>
         <Form<Credentials> layout="vertical" onFinish={(values) => login.mutate(values)} disabled={login.isPending}>
-          <Form.Item name="email" label={t('email')} rules={[{ required: true, whitespace: true, message: t('email_required') }]}>
+          <Form.Item name="email" label={t('email')} required rules={[rule('email')]}>
             <Input autoComplete="username" />
           </Form.Item>
-          <Form.Item name="password" label={t('password')} rules={[{ required: true, message: t('password_required') }]}>
+          <Form.Item name="password" label={t('password')} required rules={[rule('password')]}>
             <Input.Password autoComplete="current-password" />
           </Form.Item>
-          <Form.Item name="otp" label={t('otp')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('otp_required') }]}>
+          {/* The server takes up to 10 characters; an authenticator's code is 6 digits. */}
+          <Form.Item
+            name="otp"
+            label={t('otp')}
+            validateFirst
+            rules={[{ required: true, pattern: /^\d{6}$/, message: t('otp_required') }, rule('otp')]}
+          >
             <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
           </Form.Item>
           {captchaShown && (

@@ -1,4 +1,12 @@
-import { CashierType, dec, FIXED_FEE_TYPE, type WithdrawCurrencyAdminListView } from '@pipwise/domain';
+import {
+  CashierType,
+  dec,
+  FIXED_FEE_TYPE,
+  RATE_FEE_TYPE,
+  ZCurrencyChange,
+  ZCurrencyCreate,
+  type WithdrawCurrencyAdminListView,
+} from '@pipwise/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Space, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
@@ -53,9 +61,6 @@ function CurrentRate({ row }: { row: RateRow }) {
   );
 }
 
-/** Any fee type but the fixed one charges amount × draw_rate. */
-const RATE_FEE_TYPE = 2;
-
 export default function WithdrawCurrencies() {
   const { t } = useTranslation('catalogue');
   /** A rate fee is a fraction of the amount: below 1 (as the server checks). */
@@ -71,6 +76,7 @@ export default function WithdrawCurrencies() {
       area="withdraw_currencies"
       path="/withdraw-currencies"
       defaults={{ type: CashierType.coin, fee_type: FIXED_FEE_TYPE, enabled: true, sort: 0 }}
+      schemas={{ create: ZCurrencyCreate, change: ZCurrencyChange }}
       fields={[
         {
           name: 'type',
@@ -79,8 +85,8 @@ export default function WithdrawCurrencies() {
           column: true,
           options: cashierTypeOptions(t),
         },
-        { name: 'code', kind: 'text', required: true, pattern: /^[A-Z0-9]{2,10}$/, patternMessage: 'code', column: true },
-        { name: 'protocol', kind: 'text', pattern: /^([A-Z0-9]{2,20})?$/, patternMessage: 'protocol', column: true },
+        { name: 'code', kind: 'text', required: true, column: true },
+        { name: 'protocol', kind: 'text', column: true },
         {
           name: 'fee_type',
           kind: 'select',
@@ -94,13 +100,11 @@ export default function WithdrawCurrencies() {
         {
           name: 'draw_rate',
           kind: 'decimal',
-          decimals: 8,
-          zero: true,
           required: true,
           column: true,
           rules: [rateBelowOne],
         },
-        { name: 'usd_price', kind: 'decimal', decimals: 8, required: true, column: true },
+        { name: 'usd_price', kind: 'decimal', required: true, column: true },
         ...amountLimitFields(t('validation.max_below_min')),
         SORT_FIELD,
         ENABLED_FIELD,

@@ -25,11 +25,19 @@ export const ZAdminPageQuery = pageQuery.extend({
 /** Shortest operator password, in characters. */
 export const OPERATOR_PASSWORD_MIN_LENGTH = 12;
 
+// The server answers any refusal of it as operator_login_failed; the keys are for the back office's form.
 export const ZOperatorLoginRequest = z.object({
   // A malformed e-mail fails like a wrong one (and is audited like one), never reaching the database raw.
-  email: z.string().max(1000).transform(withUnsafeCharactersReplaced).pipe(z.string().trim().min(3).max(254)),
-  password: z.string().min(1).max(200),
-  otp: z.string().trim().max(10),
+  email: z
+    .string({ error: 'email_required' })
+    .max(1000, { error: 'email_too_long' })
+    .transform(withUnsafeCharactersReplaced)
+    .pipe(z.string().trim().min(3, { error: 'email_required' }).max(254, { error: 'email_too_long' })),
+  password: z
+    .string({ error: 'password_required' })
+    .min(1, { error: 'password_required' })
+    .max(200, { error: 'password_too_long' }),
+  otp: z.string({ error: 'otp_required' }).trim().max(10, { error: 'otp_required' }),
   /** The captcha's id and the text read from it, once the e-mail's logins need one. */
   key: z.string().max(100).optional(),
   captcha: z.string().max(20).optional(),
