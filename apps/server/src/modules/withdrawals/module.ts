@@ -9,13 +9,8 @@ import type { WalletService } from '../wallet/service.js';
 import { WithdrawRates, type MarketRates } from './rates.js';
 import { withdrawalRoutes } from './routes.js';
 import { seedWithdrawCurrencies } from './seed.js';
-import {
-  WithdrawalsService,
-  type KycCheck,
-  type MarginReader,
-  type OwnerNotifier,
-  type WithdrawalRestrictions,
-} from './service.js';
+import type { KycCheck, MarginReader, OwnerNotifier, WithdrawalRestrictions } from './deps.js';
+import { WithdrawalsService } from './service.js';
 
 /** The withdrawals context: withdraw currencies, the user's payout methods and requests, the operators' decisions. */
 export function createWithdrawalsModule(

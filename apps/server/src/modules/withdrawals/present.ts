@@ -8,6 +8,7 @@ import {
   type CashierTypeValue,
   type DrawMethodView,
   type Language,
+  type OperatorWithdrawalView,
   type PayoutWarningView,
   type WithdrawalStatusValue,
   type WithdrawalView,
@@ -16,7 +17,9 @@ import {
 } from '@pipwise/domain';
 import { translate } from '../../i18n/catalog.js';
 import { formatDateTime } from '../../i18n/dates.js';
-import { USER_ACTOR, type EventRow, type MethodRecord, type QuotedCurrency, type WithdrawalRecord } from './service.js';
+import type { QuotedCurrency } from './offered-currencies.js';
+import type { MethodRecord } from './payout-methods.js';
+import { USER_ACTOR, type EventRow, type WithdrawalRecord } from './records.js';
 
 const STATUS_KEYS: Record<WithdrawalStatusValue, string> = {
   [WithdrawalStatus.unreviewed]: 'withdraw_status_unreviewed',
@@ -120,7 +123,7 @@ export function presentOperatorWithdrawal(
   lang: Language,
   needsSecondApproval: boolean,
   warnings: PayoutWarningView[],
-) {
+): OperatorWithdrawalView {
   const { withdrawal } = record;
   return {
     ...presentWithdrawal(record, lang),
@@ -131,7 +134,6 @@ export function presentOperatorWithdrawal(
     needs_second_approval: needsSecondApproval,
     warnings,
     decided_by: withdrawal.decidedBy,
-    /** The deciding operator's note for the back office; never in the user's view. */
     internal_note: withdrawal.internalNote,
   };
 }

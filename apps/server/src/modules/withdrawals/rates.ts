@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import { formatDateTime } from '../../i18n/dates.js';
 import type { MarketService } from '../market/api.js';
 import type { SettingsService } from '../settings/service.js';
-import type { CurrencyRow } from './service.js';
+import type { CurrencyRow } from './records.js';
 
 /** What withdrawals need of the market: the trading model's conversion and the time of the quote it used. */
 export type MarketRates = Pick<MarketService, 'usdRate' | 'getInstrumentByCode' | 'getQuote'>;

@@ -11,6 +11,8 @@ import {
   ZWithdrawListQuery,
   ZWithdrawRequest,
   type DrawMethodView,
+  type OperatorWithdrawalView,
+  type ReviewContextView,
   type WithdrawalStatusValue,
   type WithdrawalView,
   type WithdrawCurrencyView,
@@ -26,7 +28,9 @@ import { idempotencyKeyOf, perSession, requestInput, requireRealUser } from '../
 import { queuePage, type ReviewDesk } from '../../review/desk.js';
 import { formatDateTime } from '../../i18n/dates.js';
 import { presentCurrency, presentMethod, presentOperatorWithdrawal, presentWithdrawal } from './present.js';
-import { WITHDRAWAL_PAGE_SIZE, type Decision, type WithdrawalsService } from './service.js';
+import type { Decision } from './decisions.js';
+import { WITHDRAWAL_PAGE_SIZE } from './records.js';
+import type { WithdrawalsService } from './service.js';
 
 export const WITHDRAWAL_LIMITS = { write: perSession(20), read: perSession(120) };
 
@@ -42,26 +46,31 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
     app.get(ApiPath.drawSymbols, WITHDRAWAL_LIMITS.read, async (request) => {
       requireRealUser(request);
       const { type } = parse(ZDrawSymbolQuery, request.query);
-      return ok<WithdrawCurrencyView[]>(request, (await withdrawals.quotedCurrencies(type)).map(presentCurrency));
+      return ok<WithdrawCurrencyView[]>(request, (await withdrawals.currencies.quoted(type)).map(presentCurrency));
     });
 
     app.get(ApiPath.drawRules, WITHDRAWAL_LIMITS.read, async (request) => {
       const { userId } = requireRealUser(request);
-      const rules = await withdrawals.rules(userId);
+      const rules = await withdrawals.requests.rules(userId);
       return ok<WithdrawRulesView>(request, { kyc_required: rules.kycRequired });
     });
 
     app.post(ApiPath.draw, WITHDRAWAL_LIMITS.write, async (request) => {
       const { userId } = requireRealUser(request);
       const body = parse(ZWithdrawRequest, requestInput(request));
-      const outcome = await withdrawals.withdraw(userId, body, idempotentRequest(idempotencyKeyOf(request), body), request.lang);
+      const outcome = await withdrawals.requests.withdraw(
+        userId,
+        body,
+        idempotentRequest(idempotencyKeyOf(request), body),
+        request.lang,
+      );
       return ok<WithdrawalView>(request, presentWithdrawal(outcome.record, request.lang), outcome.msgKey);
     });
 
     app.get(ApiPath.drawList, WITHDRAWAL_LIMITS.read, async (request) => {
       const { userId } = requireRealUser(request);
       const { type, page } = parse(ZWithdrawListQuery, request.query);
-      const list = await withdrawals.list(userId, type, page);
+      const list = await withdrawals.requests.list(userId, type, page);
       return ok(request, {
         data: list.rows.map((record) => presentWithdrawal(record, request.lang)),
         total: list.total,
@@ -75,7 +84,7 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       const { id } = parse(ZRecordIdRequest, requestInput(request));
       return ok<WithdrawalView>(
         request,
-        presentWithdrawal(await withdrawals.cancel(userId, id), request.lang),
+        presentWithdrawal(await withdrawals.requests.cancel(userId, id), request.lang),
         'withdraw_cancelled',
       );
     });
@@ -86,14 +95,14 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       const now = clock.now();
       return ok<DrawMethodView[]>(
         request,
-        (await withdrawals.methods(userId, draw_type, draw_id)).map((method) => presentMethod(method, now)),
+        (await withdrawals.payoutMethods.list(userId, draw_type, draw_id)).map((method) => presentMethod(method, now)),
       );
     });
 
     app.post(ApiPath.bindDrawMethod, WITHDRAWAL_LIMITS.write, async (request) => {
       const { userId } = requireRealUser(request);
       const body = parse(ZBindDrawMethodRequest, requestInput(request));
-      const bound = await withdrawals.bind(userId, body);
+      const bound = await withdrawals.payoutMethods.bind(userId, body);
       return ok<DrawMethodView>(request, presentMethod(bound, clock.now()), 'method_bound', {
         time: formatDateTime(bound.method.usableAt, request.lang),
       });
@@ -102,7 +111,7 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
     app.post(ApiPath.delDrawMethod, WITHDRAWAL_LIMITS.write, async (request) => {
       const { userId } = requireRealUser(request);
       const { id } = parse(ZDeleteDrawMethodRequest, requestInput(request));
-      await withdrawals.remove(userId, id);
+      await withdrawals.payoutMethods.remove(userId, id);
       return ok(request, null, 'method_deleted');
     });
 
@@ -111,18 +120,18 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       const query = parse(ZWithdrawalQueueQuery, request.query);
       const userId = await desk.userOfUid(query.uid);
       if (userId === null) return ok(request, queuePage([], 0, query.page, WITHDRAWAL_PAGE_SIZE));
-      const queue = await withdrawals.queue(query.status as WithdrawalStatusValue, query.page, userId);
+      const queue = await withdrawals.queue.page(query.status as WithdrawalStatusValue, query.page, userId);
       const records = queue.rows.map((row) => row.withdrawal);
       const [contextOf, threshold, warnings] = await Promise.all([
         desk.contextOf('withdrawals', records),
-        withdrawals.fourEyesThreshold(),
-        withdrawals.warnings(records),
+        withdrawals.decisions.fourEyesThreshold(),
+        withdrawals.payoutMethods.warnings(records),
       ]);
-      const data = queue.rows.map((record) => ({
+      const data = queue.rows.map((record): OperatorWithdrawalView & ReviewContextView => ({
         ...presentOperatorWithdrawal(
           record,
           request.lang,
-          withdrawals.needsSecondApproval(record.withdrawal, threshold),
+          withdrawals.decisions.needsSecondApproval(record.withdrawal, threshold),
           warnings.get(record.withdrawal.id) ?? [],
         ),
         ...contextOf(record.withdrawal),
@@ -134,19 +143,19 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       const operator = requireOperator(request);
       const { id } = parse(ZWithdrawalRecordParams, request.params);
       const words = needsReason ? parse(ZWithdrawalDecisionRequest, requestInput(request)) : null;
-      const outcome = await withdrawals.decide(
+      const outcome = await withdrawals.decisions.decide(
         id,
         decision,
         { ...operator, ip: request.ip },
         words?.reason ?? null,
         words?.internal_note ?? null,
       );
-      const threshold = await withdrawals.fourEyesThreshold();
-      const warnings = await withdrawals.warnings([outcome.record.withdrawal]);
+      const threshold = await withdrawals.decisions.fourEyesThreshold();
+      const warnings = await withdrawals.payoutMethods.warnings([outcome.record.withdrawal]);
       const view = presentOperatorWithdrawal(
         outcome.record,
         request.lang,
-        withdrawals.needsSecondApproval(outcome.record.withdrawal, threshold),
+        withdrawals.decisions.needsSecondApproval(outcome.record.withdrawal, threshold),
         warnings.get(outcome.record.withdrawal.id) ?? [],
       );
       return ok(request, view, outcome.msgKey);
