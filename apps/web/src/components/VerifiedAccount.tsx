@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSendCodeMutation } from '../api/queries/auth';
 import type { AreaCode } from '../api/types';
-import { CodeButton } from './CodeButton';
-import { AreaPicker, CaptchaField, Field, TextInput, useCaptcha } from './fields';
+import { useCodeStep } from './CodeStep';
+import { AreaPicker, TextField } from './fields';
 import { useAccountKinds } from './useAccountKinds';
 
 type Kind = (typeof AccountType)[keyof typeof AccountType];
@@ -23,10 +23,8 @@ export function useVerifiedAccount(purpose: Purpose) {
   const email = kind === AccountType.email;
   const [area, setArea] = useState<AreaCode>();
   const [account, setAccount] = useState('');
-  const [captcha, setCaptcha] = useState('');
-  const [code, setCode] = useState('');
   const [accountProblem, setAccountProblem] = useState<string>();
-  const captchaProof = useCaptcha();
+  const codeStep = useCodeStep();
   const sendCode = useSendCodeMutation();
 
   const accountRequired = email ? 'auth.email_required' : 'auth.phone_required';
@@ -51,7 +49,7 @@ export function useVerifiedAccount(purpose: Purpose) {
     const problem = check(ZSendCodeRequest, { to: account, type: purpose, ...areaId }).account;
     setAccountProblem(problem);
     if (problem) return Promise.reject(new Error(problem));
-    return captchaProof.sendWith(captcha, (proof) =>
+    return codeStep.sendWith((proof) =>
       sendCode.mutateAsync({
         channel: email ? 'email' : 'sms',
         to: account.trim(),
@@ -72,31 +70,17 @@ export function useVerifiedAccount(purpose: Purpose) {
 
   const fields = (codeError: string | undefined) => (
     <>
-      <Field
+      <TextField
         label={t(email ? 'auth.email' : 'auth.phone')}
         error={accountProblem}
         extra={email ? null : <AreaPicker value={area} onChange={setArea} />}
-      >
-        <TextInput
-          label={t(email ? 'auth.email' : 'auth.phone')}
-          value={account}
-          onChange={setAccount}
-          placeholder={t(email ? 'auth.email_placeholder' : 'auth.phone_placeholder')}
-          autoComplete={email ? 'email' : 'tel'}
-          inputMode={email ? 'email' : 'tel'}
-        />
-      </Field>
-      <CaptchaField value={captcha} onChange={setCaptcha} />
-      <Field label={t('auth.code')} error={codeError} extra={<CodeButton onSend={send} />}>
-        <TextInput
-          label={t('auth.code')}
-          value={code}
-          onChange={setCode}
-          placeholder={t('auth.code_placeholder')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-        />
-      </Field>
+        value={account}
+        onChange={setAccount}
+        placeholder={t(email ? 'auth.email_placeholder' : 'auth.phone_placeholder')}
+        autoComplete={email ? 'email' : 'tel'}
+        inputMode={email ? 'email' : 'tel'}
+      />
+      {codeStep.fields(codeError, send)}
     </>
   );
 
@@ -107,42 +91,41 @@ export function useVerifiedAccount(purpose: Purpose) {
     validate: check,
     /** The account as the register and forget_password calls take it. */
     account: { type: kind, account: account.trim(), ...areaId },
-    code: code.trim(),
+    code: codeStep.code,
   };
 }
 
-/** A new password typed twice. */
-export function NewPasswordFields(props: {
-  label: string;
-  password: string;
-  confirm: string;
-  onPassword: (value: string) => void;
-  onConfirm: (value: string) => void;
-  errors: Record<string, string>;
-}) {
+/**
+ * A new password typed twice, as register, forgot and change password take it: the two values, and
+ * `fields` (the first labelled `label`; the errors under them are `errors.password` and `errors.confirm`).
+ */
+export function useNewPassword() {
   const { t } = useTranslation();
-  return (
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+
+  const fields = (label: string, errors: Record<string, string>) => (
     <>
-      <Field label={props.label} error={props.errors.password}>
-        <TextInput
-          label={props.label}
-          value={props.password}
-          onChange={props.onPassword}
-          type="password"
-          placeholder={t('auth.password_rules')}
-          autoComplete="new-password"
-        />
-      </Field>
-      <Field label={t('auth.confirm_password')} error={props.errors.confirm}>
-        <TextInput
-          label={t('auth.confirm_password')}
-          value={props.confirm}
-          onChange={props.onConfirm}
-          type="password"
-          placeholder={t('auth.confirm_placeholder')}
-          autoComplete="new-password"
-        />
-      </Field>
+      <TextField
+        label={label}
+        error={errors.password}
+        value={password}
+        onChange={setPassword}
+        type="password"
+        placeholder={t('auth.password_rules')}
+        autoComplete="new-password"
+      />
+      <TextField
+        label={t('auth.confirm_password')}
+        error={errors.confirm}
+        value={confirm}
+        onChange={setConfirm}
+        type="password"
+        placeholder={t('auth.confirm_placeholder')}
+        autoComplete="new-password"
+      />
     </>
   );
+
+  return { password, confirm, fields };
 }

@@ -60,13 +60,29 @@ export function TextInput(props: {
   );
 }
 
+/** A text input in a labelled row, the input named by the row's label. */
+export function TextField({
+  error,
+  extra,
+  ...input
+}: Parameters<typeof TextInput>[0] & { error?: string | undefined; extra?: ReactNode }) {
+  return (
+    <Field label={input.label} error={error} extra={extra}>
+      <TextInput {...input} />
+    </Field>
+  );
+}
+
 /** The image captcha that guards sending a code (and logins after wrong passwords); tapping the picture fetches another. */
 export function CaptchaField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const { t } = useTranslation();
   const captcha = useCaptchaQuery(true);
   return (
-    <Field
+    <TextField
       label={t('auth.captcha')}
+      value={value}
+      onChange={onChange}
+      placeholder={t('auth.captcha_placeholder')}
       extra={
         <button
           type="button"
@@ -77,9 +93,7 @@ export function CaptchaField({ value, onChange }: { value: string; onChange: (va
           {captcha.data ? <img src={captcha.data.b64s} alt="" width={96} height={36} /> : <RedoOutline />}
         </button>
       }
-    >
-      <TextInput label={t('auth.captcha')} value={value} onChange={onChange} placeholder={t('auth.captcha_placeholder')} />
-    </Field>
+    />
   );
 }
 

@@ -6,14 +6,13 @@ import { useNavigate } from 'react-router';
 import { useForgotMutation } from '../../api/queries/auth';
 import { Paths } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
-import { NewPasswordFields, useVerifiedAccount } from '../../components/VerifiedAccount';
+import { useNewPassword, useVerifiedAccount } from '../../components/VerifiedAccount';
 
 export default function ForgotPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const verified = useVerifiedAccount(CodePurpose.reset);
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const reset = useForgotMutation();
 
@@ -27,8 +26,8 @@ export default function ForgotPage() {
           event.preventDefault();
           const request = {
             ...verified.account,
-            new_password: password,
-            secondary_password: confirm,
+            new_password: newPassword.password,
+            secondary_password: newPassword.confirm,
             auth_code: verified.code,
           };
           const found = verified.validate(ZForgetPasswordRequest, request, {
@@ -46,14 +45,7 @@ export default function ForgotPage() {
         }}
       >
         {verified.fields(errors.code)}
-        <NewPasswordFields
-          label={t('auth.new_password')}
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          errors={errors}
-        />
+        {newPassword.fields(t('auth.new_password'), errors)}
         <Button type="submit" color="primary" block size="large" loading={reset.isPending}>
           {t('auth.reset_password')}
         </Button>

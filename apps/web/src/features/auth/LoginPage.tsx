@@ -6,7 +6,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useDemoMutation, useLoginMutation } from '../../api/queries/auth';
 import { Paths, safeReturnPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
-import { CaptchaField, Field, TextInput, useCaptcha } from '../../components/fields';
+import { useCaptchaAnswer } from '../../components/CodeStep';
+import { TextField } from '../../components/fields';
 import './auth.css';
 
 export default function LoginPage() {
@@ -19,8 +20,7 @@ export default function LoginPage() {
   const [errors, setErrors] = useState<{ account?: string; password?: string }>({});
   // After a failed login the captcha is shown: after several wrong passwords the server requires it.
   const [captchaShown, setCaptchaShown] = useState(false);
-  const [captcha, setCaptcha] = useState('');
-  const captchaProof = useCaptcha(captchaShown);
+  const captcha = useCaptchaAnswer(captchaShown);
   const login = useLoginMutation();
   const demo = useDemoMutation();
   const done = () => void navigate(safeReturnPath(from), { replace: true });
@@ -36,35 +36,33 @@ export default function LoginPage() {
           const found = schemaErrors(ZLoginRequest, { account, password }, t, { namespace: 'auth' });
           setErrors(found);
           if (Object.keys(found).length > 0) return;
-          void captchaProof
-            .sendWith(captcha, (proof) => login.mutateAsync({ account: account.trim(), password, ...proof }))
+          void captcha
+            .sendWith((proof) => login.mutateAsync({ account: account.trim(), password, ...proof }))
             .then(done, () => {
-              setCaptcha('');
+              captcha.clear();
               setCaptchaShown(true);
             });
         }}
       >
-        <Field label={t('auth.account')} error={errors.account}>
-          <TextInput
-            label={t('auth.account')}
-            value={account}
-            onChange={setAccount}
-            placeholder={t('auth.account_placeholder')}
-            autoComplete="username"
-            inputMode="email"
-          />
-        </Field>
-        <Field label={t('auth.password')} error={errors.password}>
-          <TextInput
-            label={t('auth.password')}
-            value={password}
-            onChange={setPassword}
-            type="password"
-            placeholder={t('auth.password_placeholder')}
-            autoComplete="current-password"
-          />
-        </Field>
-        {captchaShown && <CaptchaField value={captcha} onChange={setCaptcha} />}
+        <TextField
+          label={t('auth.account')}
+          error={errors.account}
+          value={account}
+          onChange={setAccount}
+          placeholder={t('auth.account_placeholder')}
+          autoComplete="username"
+          inputMode="email"
+        />
+        <TextField
+          label={t('auth.password')}
+          error={errors.password}
+          value={password}
+          onChange={setPassword}
+          type="password"
+          placeholder={t('auth.password_placeholder')}
+          autoComplete="current-password"
+        />
+        {captchaShown && captcha.field}
         <Button type="submit" color="primary" block size="large" loading={login.isPending}>
           {t('auth.login')}
         </Button>

@@ -7,16 +7,15 @@ import { useRegisterMutation } from '../../api/queries/auth';
 import { safeReturnPath } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { PolicyNotice } from '../../components/PolicyNotice';
-import { Field, TextInput } from '../../components/fields';
-import { NewPasswordFields, useVerifiedAccount } from '../../components/VerifiedAccount';
+import { TextField } from '../../components/fields';
+import { useNewPassword, useVerifiedAccount } from '../../components/VerifiedAccount';
 
 export default function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const verified = useVerifiedAccount(CodePurpose.register);
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword();
   const [invite, setInvite] = useState(params.get('invite_code') ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const register = useRegisterMutation();
@@ -31,8 +30,8 @@ export default function RegisterPage() {
           event.preventDefault();
           const request = {
             ...verified.account,
-            password,
-            re_password: confirm,
+            password: newPassword.password,
+            re_password: newPassword.confirm,
             sms_code: verified.code,
             ...(invite.trim() ? { invite_code: invite.trim() } : {}),
           };
@@ -45,17 +44,14 @@ export default function RegisterPage() {
         }}
       >
         {verified.fields(errors.code)}
-        <NewPasswordFields
-          label={t('auth.password')}
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          errors={errors}
+        {newPassword.fields(t('auth.password'), errors)}
+        <TextField
+          label={t('auth.invite_code')}
+          error={errors.invite}
+          value={invite}
+          onChange={setInvite}
+          placeholder={t('auth.optional')}
         />
-        <Field label={t('auth.invite_code')} error={errors.invite}>
-          <TextInput label={t('auth.invite_code')} value={invite} onChange={setInvite} placeholder={t('auth.optional')} />
-        </Field>
         <Button type="submit" color="primary" block size="large" loading={register.isPending}>
           {t('auth.register')}
         </Button>

@@ -7,9 +7,8 @@ import { useAmendPasswordMutation, usePasswordCodeMutation } from '../../api/que
 import { Paths } from '../../routing/paths';
 import { Screen } from '../../components/Screen';
 import { useSession } from '../../stores/session';
-import { CodeButton } from '../../components/CodeButton';
-import { CaptchaField, Field, TextInput, useCaptcha } from '../../components/fields';
-import { NewPasswordFields } from '../../components/VerifiedAccount';
+import { useCodeStep } from '../../components/CodeStep';
+import { useNewPassword } from '../../components/VerifiedAccount';
 import './password.css';
 
 type Kind = (typeof AccountType)[keyof typeof AccountType];
@@ -26,26 +25,24 @@ export default function PasswordPage() {
   const kinds: Kind[] = [...(user?.email ? [AccountType.email] : []), ...(user?.mobile ? [AccountType.phone] : [])];
   const [chosen, setChosen] = useState<Kind | null>(null);
   const kind = chosen ?? kinds[0] ?? AccountType.email;
-  const [captcha, setCaptcha] = useState('');
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const codeStep = useCodeStep();
+  const newPassword = useNewPassword();
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const captchaProof = useCaptcha();
   const sendCode = usePasswordCodeMutation();
   const amend = useAmendPasswordMutation();
 
   const destination = kind === AccountType.email ? user?.email : `${user?.area_code ?? ''} ${user?.mobile ?? ''}`.trim();
 
-  const send = () => captchaProof.sendWith(captcha, (proof) => sendCode.mutateAsync({ type: kind, ...proof }));
+  const send = () => codeStep.sendWith((proof) => sendCode.mutateAsync({ type: kind, ...proof }));
 
   const check = () => {
+    const { password, confirm } = newPassword;
     // The wording of docs/api.md first: an empty field is "please complete", two different ones "password inconsistency".
     const found: Record<string, string> = {};
     if (!password) found.password = t('auth.form_incomplete');
     if (!confirm) found.confirm = t('auth.form_incomplete');
     if (!found.password && !found.confirm && password !== confirm) found.confirm = t('auth.password_mismatch');
-    const request = { type: kind, new_password: password, re_password: confirm, auth_code: code.trim() };
+    const request = { type: kind, new_password: password, re_password: confirm, auth_code: codeStep.code };
     const fromSchema = schemaErrors(ZAmendPasswordRequest, request, t, {
       namespace: 'auth',
       fields: { new_password: 'password', re_password: 'confirm', auth_code: 'code' },
@@ -83,25 +80,8 @@ export default function PasswordPage() {
             {destination}
           </bdi>
         </p>
-        <CaptchaField value={captcha} onChange={setCaptcha} />
-        <Field label={t('auth.code')} error={errors.code} extra={<CodeButton onSend={send} />}>
-          <TextInput
-            label={t('auth.code')}
-            value={code}
-            onChange={setCode}
-            placeholder={t('auth.code_placeholder')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-          />
-        </Field>
-        <NewPasswordFields
-          label={t('auth.new_password')}
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          errors={errors}
-        />
+        {codeStep.fields(errors.code, send)}
+        {newPassword.fields(t('auth.new_password'), errors)}
         <ul className="password-rules" aria-label={t('password.rules_title')}>
           <li>{t('password.rule_length')}</li>
           <li>{t('password.rule_mix')}</li>
