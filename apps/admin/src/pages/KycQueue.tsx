@@ -1,4 +1,4 @@
-import { RealNameStatus, type IdentityCardIdView, type RealNameStatusValue } from '@pipwise/domain';
+import { RealNameStatus, type IdentityCardIdView, type IdentityQueueItemView } from '@pipwise/domain';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Row, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -6,22 +6,7 @@ import { adminApi } from '../api';
 import { DateTime } from '../components/DateTime';
 import { ProofImage } from '../components/ProofImage';
 import { errorMessage } from '../components/QueryError';
-import { ReviewQueue, StatusTag, type ReviewItem } from '../components/ReviewQueue';
-
-/** One identity submission as the compliance queue lists it (the full ID number is a separate, audited call). */
-interface KycItem extends ReviewItem {
-  user_id: number;
-  uid: string | number;
-  name: string;
-  card_id_masked: string;
-  front_url: string | null;
-  reverse_url: string | null;
-  review_status: RealNameStatusValue;
-  reason: string | null;
-  /** The reviewing operator's note, for the back office only. */
-  internal_note: string | null;
-  submitted_at: string;
-}
+import { ReviewQueue, StatusTag } from '../components/ReviewQueue';
 
 // Under review first (the default filter), then the decided ones.
 const STATUSES = [RealNameStatus.underReview, RealNameStatus.verified, RealNameStatus.none];
@@ -37,7 +22,7 @@ export default function KycQueue() {
   const { t } = useTranslation('reviews');
   const statusLabel = (status: number) => t(`kyc_review_${status}`);
   return (
-    <ReviewQueue<KycItem>
+    <ReviewQueue<IdentityQueueItemView>
       queue="kyc"
       title={t('kyc_title')}
       statuses={STATUSES.map((value) => ({ value, label: statusLabel(value) }))}
@@ -60,7 +45,7 @@ export default function KycQueue() {
   );
 }
 
-function KycDetail({ item }: { item: KycItem }) {
+function KycDetail({ item }: { item: IdentityQueueItemView }) {
   const { t } = useTranslation('reviews');
   // Each reveal is one audited call; the number stays only in this panel's memory.
   const reveal = useMutation({

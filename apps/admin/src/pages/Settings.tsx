@@ -1,4 +1,12 @@
-import { dec, MONEY_SETTING_KEYS, schemaErrors, SETTING_RULES, type SettingEditor, type SettingRule } from '@pipwise/domain';
+import {
+  dec,
+  MONEY_SETTING_KEYS,
+  schemaErrors,
+  SETTING_RULES,
+  type PendingChangeRefView,
+  type SettingKeyView,
+  type SettingsView,
+} from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, InputNumber, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -8,30 +16,20 @@ import { EmptyState, LoadError, errorText } from '../components/BackOfficeStates
 import { useSession } from '../session';
 import { PageHeader } from '../components/PageHeader';
 
-/** One setting of the key → value map GET /settings answers. */
-interface SettingEntry {
-  key: string;
-  value: string;
-}
-
 /**
  * Keys only a superadmin may change: they move money or risk. A change that weakens a control waits for a
  * second superadmin (Pending changes). The server decides again.
  */
 const MONEY_KEYS = new Set(MONEY_SETTING_KEYS);
 
-/** The server's rule for a key it stores; a key it does not know is edited as text and left to the server. */
-const ruleOf = (key: string): SettingRule | undefined => (SETTING_RULES as Record<string, SettingRule | undefined>)[key];
-const PLAIN_TEXT: SettingEditor = { type: 'text', max: Infinity };
-
-function SettingRow({ entry, mayChange }: { entry: SettingEntry; mayChange: boolean }) {
+function SettingRow({ entry, mayChange }: { entry: { key: SettingKeyView; value: string }; mayChange: boolean }) {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState(entry.value);
   useEffect(() => setDraft(entry.value), [entry.value]);
-  const rule = ruleOf(entry.key);
-  const kind = rule?.editor ?? PLAIN_TEXT;
+  const rule = SETTING_RULES[entry.key];
+  const kind = rule.editor;
   const label = t(`key.${entry.key}`, { defaultValue: entry.key });
   // The rule's message keys read in this page's namespace, with the limits the editor knows.
   const translate = (keys: string | string[]) =>
@@ -39,13 +37,14 @@ function SettingRow({ entry, mayChange }: { entry: SettingEntry; mayChange: bool
       [keys].flat().map((key) => key.replace('.', ':')),
       kind.type === 'decimal' ? { decimals: kind.decimals } : kind.type === 'text' ? { max: kind.max } : {},
     );
-  const problem = rule ? (schemaErrors(rule.schema, draft, translate, { namespace: 'settings' }).form ?? null) : null;
+  const problem = schemaErrors(rule.schema, draft, translate, { namespace: 'settings' }).form ?? null;
   const dirty = draft !== entry.value;
 
   const save = useMutation({
-    mutationFn: (value: string) => adminApi<unknown>('PUT', `/settings/${encodeURIComponent(entry.key)}`, { body: { value } }),
+    mutationFn: (value: string) =>
+      adminApi<SettingsView | PendingChangeRefView>('PUT', `/settings/${encodeURIComponent(entry.key)}`, { body: { value } }),
     onSuccess: (answer) => {
-      if (typeof answer === 'object' && answer !== null && 'pending_change' in answer) {
+      if ('pending_change' in answer) {
         void message.info(t('pending_key', { key: label }));
       } else void message.success(t('saved_key', { key: label }));
       void queryClient.invalidateQueries({ queryKey: ['settings'] });
@@ -152,11 +151,11 @@ const normalise = (value: string) => (/^\d{1,9}(\.\d+)?$/.test(value) ? dec(valu
 export default function Settings() {
   const { t } = useTranslation('settings');
   const { may } = useSession();
-  const settings = useQuery({ queryKey: ['settings'], queryFn: () => adminApi<Record<string, string>>('GET', '/settings') });
+  const settings = useQuery({ queryKey: ['settings'], queryFn: () => adminApi<SettingsView>('GET', '/settings') });
 
   if (settings.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (settings.isError) return <LoadError error={settings.error} onRetry={() => void settings.refetch()} />;
-  const entries = Object.entries(settings.data)
+  const entries = (Object.entries(settings.data) as [SettingKeyView, string][])
     .map(([key, value]) => ({ key, value }))
     .sort((a, b) => a.key.localeCompare(b.key));
 

@@ -1,24 +1,12 @@
-import { WithdrawalStatus, type PayoutWarningView, type WithdrawalView } from '@pipwise/domain';
+import { WithdrawalStatus, type OperatorWithdrawalView, type ReviewContextView } from '@pipwise/domain';
 import { Alert, Descriptions, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime, formatDateTime } from '../components/DateTime';
 import { Money } from '../components/Money';
 import { PayoutWarnings } from '../components/PayoutWarnings';
-import { operatorName, ReviewQueue, StatusTag, StatusTimeline, type ReviewItem } from '../components/ReviewQueue';
+import { operatorName, ReviewQueue, StatusTag, StatusTimeline } from '../components/ReviewQueue';
 
-/** A withdrawal as operators see it: the user's record plus who decided and the four-eyes state. */
-type WithdrawalItem = WithdrawalView &
-  ReviewItem & {
-    user_id?: number;
-    decided_by?: string | null;
-    /** The operator who gave the first of two approvals (large withdrawals), or null. */
-    first_approved_by: string | null;
-    needs_second_approval: boolean;
-    /** The deciding operator's note for the back office. */
-    internal_note?: string | null;
-    /** Shared coin address, payee not named as the verified owner: shown, never refused for. */
-    warnings: PayoutWarningView[];
-  };
+type WithdrawalItem = OperatorWithdrawalView & ReviewContextView;
 
 const STATUSES = [WithdrawalStatus.unreviewed, WithdrawalStatus.completed, WithdrawalStatus.rejected, WithdrawalStatus.invalid];
 

@@ -1,6 +1,9 @@
 import type { OperatorRole, PendingChangeView } from '../backoffice.js';
 import type { WithdrawRateSource } from '../cashier.js';
 import type { CompanyStatusView, CompanyView } from '../company.js';
+import type { SETTING_RULES } from '../schemas/backoffice-catalogue.js';
+import type { PayoutWarningView, WithdrawalView } from './cashier.js';
+import type { IdentityReviewView } from './identity.js';
 
 // What the operator API (`/admin/api`, docs/admin-api.md) answers: the server's presenters are declared
 // to return these and the back office reads them, so a field one side drops or retypes is a compile error.
@@ -106,6 +109,40 @@ export interface ReviewUserView {
   created_at: string;
 }
 
+/** What every review-queue item carries besides its own fields: who works it, and whose it is. */
+export interface ReviewContextView {
+  claim: ReviewClaimView | null;
+  user: ReviewUserView | null;
+}
+
+/**
+ * A withdrawal in the finance queue: the user's record plus whose it is, where it goes and who decided,
+ * with four-eyes the first approver and whether a second approval is still needed, and the warnings on its
+ * destination (shared address, payee name), which inform and never refuse.
+ */
+export interface OperatorWithdrawalView extends WithdrawalView {
+  user_id: number;
+  method_id: number;
+  first_approved_by: string | null;
+  first_approved_at: string | null;
+  needs_second_approval: boolean;
+  warnings: PayoutWarningView[];
+  decided_by: string | null;
+  /** The deciding operator's note for the back office; never in the user's view. */
+  internal_note: string | null;
+}
+
+/**
+ * An identity submission in the compliance queue: the record, the user's public id (null once the user
+ * is gone), the masked ID number and signed links to both sides of the ID under the names the page uses.
+ */
+export interface IdentityQueueItemView extends IdentityReviewView, ReviewContextView {
+  uid: number | null;
+  card_id_masked: string;
+  front_url: string;
+  reverse_url: string;
+}
+
 /** One instrument's client positions on the risk page (net = long − short). */
 export interface RiskInstrumentView {
   code: string;
@@ -206,6 +243,14 @@ export interface ChangeApprovalView {
   change: PendingChangeView;
   result: ApprovedChangeResultView;
 }
+
+// Settings.
+
+/** A stored setting: every one has its rule in the domain (the server checks its stored keys against them). */
+export type SettingKeyView = keyof typeof SETTING_RULES;
+
+/** `GET /settings`, and a change applied: each setting's value as stored text. */
+export type SettingsView = Record<SettingKeyView, string>;
 
 // The catalogue, content and cashier terms. Decimals are exact text (the operator edits what is stored).
 
@@ -311,3 +356,7 @@ export interface WithdrawCurrencyAdminListView extends WithdrawCurrencyAdminView
   rate_at: string;
   rate_expires_at: string | null;
 }
+
+/** A row of any catalogue the back office edits in a table (`CatalogueTable`). */
+export type CatalogueRowView =
+  InstrumentAdminView | CategoryAdminView | CompanyAdminView | DepositChannelView | WithdrawCurrencyAdminListView;

@@ -1,4 +1,11 @@
-import { ZKycQueueQuery, ApiPath, ZIdentityRejectRequest, ZIdentityUserParams, ZRealNameRequest } from '@pipwise/domain';
+import {
+  ZKycQueueQuery,
+  ApiPath,
+  ZIdentityRejectRequest,
+  ZIdentityUserParams,
+  ZRealNameRequest,
+  type IdentityQueueItemView,
+} from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
 import { ok, parse } from '../../http/envelope.js';
 import { requireOperator } from '../../http/operator.js';
@@ -39,7 +46,7 @@ export function identityRoutes(identity: IdentityService, desk: ReviewDesk) {
           ? queuePage([], 0, query.page, IDENTITY_PAGE_SIZE)
           : await identity.list(query.status, query.page, userId);
       const contextOf = await desk.contextOf('kyc', list.data.map(queueItem));
-      const data = list.data.map((row) => {
+      const data = list.data.map((row): IdentityQueueItemView => {
         const context = contextOf(queueItem(row));
         return {
           ...row,

@@ -1,4 +1,13 @@
-import { forbidden, invalid, MONEY_SETTING_KEYS, SETTING_RULES, type OperatorRole, type SettingRule } from '@pipwise/domain';
+import {
+  forbidden,
+  invalid,
+  MONEY_SETTING_KEYS,
+  SETTING_RULES,
+  type OperatorRole,
+  type PendingChangeRefView,
+  type SettingRule,
+  type SettingsView,
+} from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
 import { ok } from '../../http/envelope.js';
@@ -38,8 +47,8 @@ function checkRole(operator: OperatorPrincipal, key: SettingKey) {
 async function apply(settings: SettingsService, changes: Partial<Record<SettingKey, string>>, request: FastifyRequest) {
   const operator = requireOperator(request);
   const { pending } = await settings.change(changes, { ...operator, ip: request.ip });
-  if (pending) return ok(request, { pending_change: pending }, 'setting_change_pending');
-  return ok(request, await settings.values());
+  if (pending) return ok<PendingChangeRefView>(request, { pending_change: pending }, 'setting_change_pending');
+  return ok<SettingsView>(request, await settings.values());
 }
 
 /**
@@ -51,7 +60,7 @@ export function settingsRoutes(settings: SettingsService) {
   return (app: FastifyInstance) => {
     app.get('/admin/api/settings', async (request) => {
       requireOperator(request);
-      return ok(request, await settings.values());
+      return ok<SettingsView>(request, await settings.values());
     });
 
     app.put<{ Params: { key: string } }>('/admin/api/settings/:key', async (request) => {
