@@ -69,41 +69,21 @@ describe('the ticket state', () => {
   });
 
   it('steps lots to the next valid value, within min and max, written in the reader’s numbers', () => {
-    expect(run([{ type: 'step_lots', direction: 1 }]).lotsText).toBe('0.02');
-    expect(
-      run([
-        { type: 'lots', text: '0.015' },
-        { type: 'step_lots', direction: 1 },
-      ]).lotsText,
-    ).toBe('0.02');
-    expect(
-      run([
-        { type: 'lots', text: '0.015' },
-        { type: 'step_lots', direction: -1 },
-      ]).lotsText,
-    ).toBe('0.01');
-    expect(run([{ type: 'step_lots', direction: -1 }]).lotsText).toBe('0.01');
-    expect(
-      run([
-        { type: 'lots', text: '50' },
-        { type: 'step_lots', direction: 1 },
-      ]).lotsText,
-    ).toBe('50.00');
-    expect(
-      run([
-        { type: 'lots', text: 'abc' },
-        { type: 'step_lots', direction: 1 },
-      ]).lotsText,
-    ).toBe('0.01');
-    expect(
+    const stepped = (typed: string, direction: 1 | -1, numbers = plain) =>
       run(
         [
-          { type: 'lots', text: '1,5' },
-          { type: 'step_lots', direction: 1 },
+          { type: 'lots', text: typed },
+          { type: 'step_lots', direction },
         ],
-        comma,
-      ).lotsText,
-    ).toBe('1,51');
+        numbers,
+      ).lotsText;
+    expect(run([{ type: 'step_lots', direction: 1 }]).lotsText).toBe('0.02');
+    expect(stepped('0.015', 1)).toBe('0.02');
+    expect(stepped('0.015', -1)).toBe('0.01');
+    expect(run([{ type: 'step_lots', direction: -1 }]).lotsText).toBe('0.01');
+    expect(stepped('50', 1)).toBe('50.00');
+    expect(stepped('abc', 1)).toBe('0.01');
+    expect(stepped('1,5', 1, comma)).toBe('1,51');
   });
 
   it('keeps each field as typed and switches levels on and off', () => {
