@@ -208,8 +208,11 @@ describe('a superadmin manages operators on screen, and the operator lives with 
     await menu(newcomer.page, 'Users');
     await signInShown(newcomer.page);
 
+    // Enabling gives back a raised role's powers: the other superadmin approves it.
     await page.getByTestId(`row-${id}`).getByRole('button', { name: 'Enable' }).click();
-    await page.getByText('Operator enabled.').waitFor();
+    await page.getByText('Enabling this operator waits for a second superadmin’s approval (Pending changes).').waitFor();
+    expect((await operatorRow(email))?.disabled).toBe(true);
+    await approveAsFirstSuperadmin('operator.enable', email);
     expect((await operatorRow(email))?.disabled).toBe(false);
     await signInToBackOffice(newcomer.page, { ...issued, password: NEW_PASSWORD });
   });
@@ -265,9 +268,9 @@ describe('a superadmin manages operators on screen, and the operator lives with 
         .filter((row) => row.actor === actor)
         .map((row) => row.action)
         .reverse();
-    // The first superadmin approved the addition and the role; the one at the desk did the rest.
-    expect(actions('operator:admin@localhost')).toEqual(['operator.create', 'operator.role']);
-    expect(actions(`operator:${superadmin.email}`)).toEqual(['operator.disable', 'operator.enable', 'operator.reset']);
+    // The first superadmin approved the addition, the role and the enabling; the one at the desk did the rest.
+    expect(actions('operator:admin@localhost')).toEqual(['operator.create', 'operator.role', 'operator.enable']);
+    expect(actions(`operator:${superadmin.email}`)).toEqual(['operator.disable', 'operator.reset']);
     expect(actions(`operator:${email}`)).toEqual(
       expect.arrayContaining(['operator.enrol', 'operator.login', 'operator.password_change']),
     );

@@ -226,4 +226,40 @@ describe.each(DB_KINDS)('four-eyes cannot be walked around on %s', (kind) => {
     expect(rows[0]).toMatchObject({ status: 2, checkerEmail: other.email });
     expect((await server.ctx.operators.find('newcomer@ops.test'))!.role).toBe('finance');
   });
+
+  it('with two superadmins, one cannot alone bring back a finance operator the other disabled; support comes back at once', async () => {
+    const other = await newOperator(server, 'superadmin', 'enabling-root');
+    const finance = await newOperator(server, 'finance', 'dismissed-finance');
+    const support = await newOperator(server, 'support', 'dismissed-support');
+    const asOther = await signIn(server, other);
+    for (const operator of [finance, support])
+      expect((await call(asOther, 'POST', `/admin/api/operators/${operator.id}/disable`, {})).code).toBe(1);
+
+    // The walk-around: a superadmin re-enables the finance operator alone, then works through them.
+    const asRoot = await signIn(server, root);
+    const enabling = await call<{ pending_change: { id: number; kind: string } }>(
+      asRoot,
+      'POST',
+      `/admin/api/operators/${finance.id}/enable`,
+      {},
+    );
+    expect(enabling).toMatchObject({
+      code: 1,
+      msg: translate('en', 'operator_enable_pending'),
+      data: { pending_change: { kind: 'operator.enable' } },
+    });
+    await expect(signIn(server, finance)).rejects.toThrow(/login failed/);
+    const own = await call(asRoot, 'POST', `/admin/api/changes/${enabling.data.pending_change.id}/approve`, {});
+    expect(own).toMatchObject({ code: 1002, msg: translate('en', 'four_eyes_same_operator') });
+    await expect(signIn(server, finance)).rejects.toThrow(/login failed/);
+
+    const approved = await call(asOther, 'POST', `/admin/api/changes/${enabling.data.pending_change.id}/approve`, {});
+    expect(approved).toMatchObject({ code: 1, msg: translate('en', 'change_approved') });
+    expect((await signIn(server, finance)).authorization).toMatch(/^pwo_/);
+
+    // Support, the least role, holds no power over money: enabling it needs nobody else.
+    const back = await call<{ disabled: boolean }>(asRoot, 'POST', `/admin/api/operators/${support.id}/enable`, {});
+    expect(back).toMatchObject({ code: 1, data: { disabled: false } });
+    await server.ctx.operators.disable(other.id, { actor: 'cli' });
+  });
 });

@@ -35,7 +35,7 @@ export const ChangeStatus = { waiting: 0, approved: 1, rejected: 2 } as const;
 /** A change that waits for a second superadmin (`GET /admin/api/changes`), as the server answers it and the back office shows it. */
 export interface PendingChangeView {
   id: number;
-  /** 'settings', 'operator.add' or 'operator.role'. */
+  /** 'settings', 'operator.add', 'operator.role' or 'operator.enable'. */
   kind: string;
   payload: Record<string, unknown>;
   status: number;

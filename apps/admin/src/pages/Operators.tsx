@@ -66,9 +66,10 @@ export default function Operators() {
   });
   const act = useMutation({
     mutationFn: ({ id, action }: { id: number; action: 'disable' | 'enable' | 'reset' }) =>
-      adminApi<OperatorEnrolmentView | null>('POST', `/operators/${id}/${action}`),
+      adminApi<OperatorEnrolmentView | PendingChangeRefView | null>('POST', `/operators/${id}/${action}`),
     onSuccess: (result, { action }) => {
-      if (action === 'reset' && result) setEnrolment(result);
+      if (isPending(result)) void message.info(t('enable_pending'));
+      else if (action === 'reset' && result) setEnrolment(result);
       else void message.success(t(`done_${action}`));
       void refresh();
     },

@@ -671,7 +671,7 @@ export const pendingChanges = pgTable(
   'pending_changes',
   {
     id: id(),
-    /** 'settings' | 'operator.add' | 'operator.role' */
+    /** 'settings' | 'operator.add' | 'operator.role' | 'operator.enable' */
     kind: text('kind').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     status: smallint('status').notNull().default(0),

@@ -125,7 +125,7 @@ export class OperatorManagement {
     return { id: by.id, email: row?.email ?? '', actor: by.actor, ip: by.ip ?? null };
   }
 
-  /** How an approved addition or role change applies: the approver acts, the maker is kept as the maker. */
+  /** How an approved addition, enablement or role change applies: the approver acts, the maker is kept as the maker. */
   registerChangeKinds(approvals: ApprovalsService) {
     approvals.register('operator.add', {
       apply: async (tx, payload, change, checker) => {
@@ -139,6 +139,12 @@ export class OperatorManagement {
           { id: change.makerId, actor: `operator:${change.makerEmail}` },
           checker.ip,
         );
+      },
+    });
+    approvals.register('operator.enable', {
+      apply: async (tx, payload, _change, checker) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(${OPERATORS_CHANGE_LOCK})`);
+        return toView(await this.enableNow(tx, Number(payload.id), checker, checker.ip));
       },
     });
     approvals.register('operator.role', {
@@ -180,25 +186,43 @@ export class OperatorManagement {
     });
   }
 
-  async enable(id: number, by: AuditActor, ip: string | null = null): Promise<OperatorView> {
+  /**
+   * Enables a disabled operator. It gives back every power of their role, so beyond the least role
+   * (`support`) it waits for a second superadmin where there are two or more, as a raise does: one
+   * superadmin cannot bring back, alone, the finance operator another one disabled.
+   */
+  async enable(
+    id: number,
+    by: AuditActor & { ip?: string | null },
+    ip: string | null = null,
+  ): Promise<OperatorView | { pending: PendingChangeRow }> {
     return this.change(by, async (tx) => {
       const target = await this.target(tx, id);
       if (!target.disabledAt) throw conflict('operator_already_enabled');
-      const [row] = await tx.update(operators).set({ disabledAt: null }).where(eq(operators.id, id)).returning();
-      await this.deps.audit.record(
-        {
-          by,
-          action: 'operator.enable',
-          targetType: 'operator',
-          targetId: id,
-          before: { disabled: true },
-          after: { disabled: false },
-          ip,
-        },
-        tx,
-      );
-      return toView(row!);
+      const maker = target.role === 'support' ? null : await this.needsSecondSuperadmin(tx, by);
+      if (maker)
+        return { pending: await this.deps.approvals!.propose('operator.enable', { id, email: target.email }, maker, tx) };
+      return toView(await this.enableNow(tx, id, by, ip));
     });
+  }
+
+  private async enableNow(tx: Tx, id: number, by: AuditActor, ip: string | null) {
+    const target = await this.target(tx, id);
+    if (!target.disabledAt) throw conflict('operator_already_enabled');
+    const [row] = await tx.update(operators).set({ disabledAt: null }).where(eq(operators.id, id)).returning();
+    await this.deps.audit.record(
+      {
+        by,
+        action: 'operator.enable',
+        targetType: 'operator',
+        targetId: id,
+        before: { disabled: true },
+        after: { disabled: false },
+        ip,
+      },
+      tx,
+    );
+    return row!;
   }
 
   /**

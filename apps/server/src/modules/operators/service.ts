@@ -142,7 +142,11 @@ export class OperatorsService {
     return this.management.disable(id, by, ip);
   }
 
-  enable(id: number, by: AuditActor, ip?: string | null): Promise<OperatorView> {
+  enable(
+    id: number,
+    by: AuditActor & { ip?: string | null },
+    ip?: string | null,
+  ): Promise<OperatorView | { pending: PendingChangeRow }> {
     return this.management.enable(id, by, ip);
   }
 
