@@ -1,4 +1,10 @@
-import { CashierType, dec } from '@pipwise/domain';
+import {
+  CashierType,
+  dec,
+  type DepositChannelView,
+  type InstrumentAdminView,
+  type WithdrawCurrencyAdminListView,
+} from '@pipwise/domain';
 import type { Rule } from 'antd/es/form';
 import type { CatalogueField } from './CatalogueTable';
 import { asText } from './text';
@@ -20,10 +26,14 @@ export const maxNotBelowMin =
 /** The display order catalogue rows carry. */
 export const SORT_FIELD: CatalogueField = { name: 'sort', kind: 'integer', required: true, column: true };
 
-export const ENABLED_FIELD: CatalogueField = { name: 'enabled', kind: 'switch', column: true };
+export const ENABLED_FIELD: CatalogueField<InstrumentAdminView | DepositChannelView | WithdrawCurrencyAdminListView> = {
+  name: 'enabled',
+  kind: 'switch',
+  column: true,
+};
 
 /** A deposit channel's or withdrawal currency's limits per request, in money (2 decimals). */
-export const amountLimitFields = (maxBelowMin: string): CatalogueField[] => [
+export const amountLimitFields = (maxBelowMin: string): CatalogueField<DepositChannelView | WithdrawCurrencyAdminListView>[] => [
   { name: 'min_amount', kind: 'decimal', decimals: 2, required: true, column: true },
   { name: 'max_amount', kind: 'decimal', decimals: 2, required: true, column: true, rules: [maxNotBelowMin(maxBelowMin)] },
 ];

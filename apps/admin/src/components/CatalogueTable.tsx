@@ -1,4 +1,4 @@
-import type { FormSchema } from '@pipwise/domain';
+import type { CatalogueRowView, FormSchema } from '@pipwise/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import type { Rule } from 'antd/es/form';
@@ -7,12 +7,11 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../api';
 import { useSchemaRules } from '../forms';
-import { TABULAR, errorText, formatDecimal, rowsOf } from './BackOfficeStates';
+import { TABULAR, errorText, formatDecimal } from './BackOfficeStates';
 import { ListTable } from './ListTable';
 import { PageHeader } from './PageHeader';
 import { asText } from './text';
 
-type Row = { id: number } & Record<string, unknown>;
 type Values = Record<string, unknown>;
 
 /**
@@ -20,8 +19,8 @@ type Values = Record<string, unknown>;
  * takes a number or its text; text keeps 0.0000000001 from turning into 1e-10 on the way). What a value
  * may be is the request schema's (`CatalogueTableProps.schemas`); a field says only how it is edited.
  */
-export interface CatalogueField {
-  name: string;
+export interface CatalogueField<Row extends CatalogueRowView = CatalogueRowView> {
+  name: Extract<keyof Row, string>;
   kind: 'text' | 'integer' | 'decimal' | 'switch' | 'select' | 'integers' | 'names';
   /** The form always sends the whole row: a required field may not be left empty, even in a change. */
   required?: boolean;
@@ -29,7 +28,7 @@ export interface CatalogueField {
    * decimal: 2 shows the column as money. A function gives the decimals of the row being edited, which
    * the server checks only once it has read the row (an instrument's spread has its prices' decimals).
    */
-  decimals?: number | ((row: Values) => number);
+  decimals?: number | ((row: Partial<Row>) => number);
   options?: { value: number | string; label: string }[];
   /** integers: suggestions offered in the multi-select. */
   suggestions?: number[];
@@ -44,17 +43,17 @@ export interface CatalogueField {
   render?: (value: unknown, row: Row) => ReactNode;
 }
 
-interface CatalogueTableProps {
+interface CatalogueTableProps<Row extends CatalogueRowView> {
   /** i18n namespace `catalogue` key prefix of this catalogue (titles and field labels). */
   area: string;
   path: string;
-  fields: CatalogueField[];
+  fields: CatalogueField<Row>[];
   /** The requests the server parses a new row and a change with; without `create`, rows are only changed. */
   schemas: { create?: FormSchema; change: FormSchema };
   /** Columns shown before the editable ones (identifiers the form does not edit). */
   fixedColumns?: ColumnsType<Row>;
   canCreate?: boolean;
-  defaults?: Values;
+  defaults?: Partial<Row>;
 }
 
 /** Decimal text with at most `decimals` places. */
@@ -64,8 +63,12 @@ const hasAtMostDecimals = (text: string, decimals: number) => (text.split('.')[1
 const isEmpty = (value: unknown) =>
   value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
+/** What names a row to an operator: its code, name or slug, else its id. */
+const rowName = (row: CatalogueRowView) =>
+  asText('code' in row ? row.code : 'name' in row ? row.name : 'slug' in row ? row.slug : row.id);
+
 /** What the form starts with: decimals as their exact text. */
-function toFormValues(row: Values, fields: CatalogueField[]): Values {
+function toFormValues<Row extends CatalogueRowView>(row: Partial<Row>, fields: CatalogueField<Row>[]): Values {
   const values: Values = {};
   for (const field of fields) {
     const value = row[field.name];
@@ -75,7 +78,7 @@ function toFormValues(row: Values, fields: CatalogueField[]): Values {
 }
 
 /** What the server receives: decimals as numbers, integer lists sorted without duplicates. */
-function toBody(values: Values, fields: CatalogueField[], creating: boolean): Values {
+function toBody<Row extends CatalogueRowView>(values: Values, fields: CatalogueField<Row>[], creating: boolean): Values {
   const body: Values = {};
   for (const field of fields) {
     if (field.createOnly && !creating) continue;
@@ -91,7 +94,11 @@ function toBody(values: Values, fields: CatalogueField[], creating: boolean): Va
 }
 
 /** The input of one field; `control` is what Form.Item hands its child (id, value, onChange). */
-function FieldInput({ field, label, ...control }: { field: CatalogueField; label: string } & Record<string, unknown>) {
+function FieldInput<Row extends CatalogueRowView>({
+  field,
+  label,
+  ...control
+}: { field: CatalogueField<Row>; label: string } & Record<string, unknown>) {
   switch (field.kind) {
     case 'switch':
       return <Switch aria-label={label} {...control} />;
@@ -121,7 +128,7 @@ function FieldInput({ field, label, ...control }: { field: CatalogueField; label
  * form drawer to create or edit one. Refusals show the envelope's msg; the form checks what the server
  * checks so most mistakes never leave the browser.
  */
-export function CatalogueTable({
+export function CatalogueTable<Row extends CatalogueRowView>({
   area,
   path,
   fields,
@@ -129,14 +136,14 @@ export function CatalogueTable({
   fixedColumns = [],
   canCreate = true,
   defaults = {},
-}: CatalogueTableProps) {
+}: CatalogueTableProps<Row>) {
   const { t } = useTranslation('catalogue');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const [form] = Form.useForm<Values>();
-  const rows = useQuery({ queryKey: ['catalogue', path], queryFn: () => adminApi<Row[] | { data: Row[] }>('GET', path) });
-  const label = (field: CatalogueField) => t(`${area}.${field.name}`, { defaultValue: t(`field.${field.name}`) });
+  const rows = useQuery({ queryKey: ['catalogue', path], queryFn: () => adminApi<Row[]>('GET', path) });
+  const label = (field: CatalogueField<Row>) => t(`${area}.${field.name}`, { defaultValue: t(`field.${field.name}`) });
   const validation = (key: string, values?: Record<string, unknown>) => t(`validation.${key}`, values);
   const creating = editing === 'new';
   // The request the server would parse: a new row's, or a change's.
@@ -174,7 +181,7 @@ export function CatalogueTable({
   };
 
   /** An inline switch saves the whole row with the one change, as the edit form would. */
-  const toggle = (row: Row, field: CatalogueField, checked: boolean) =>
+  const toggle = (row: Row, field: CatalogueField<Row>, checked: boolean) =>
     save.mutate({ id: row.id, body: toBody({ ...toFormValues(row, fields), [field.name]: checked }, fields, false) });
 
   const columns: ColumnsType<Row> = [
@@ -193,7 +200,7 @@ export function CatalogueTable({
               <Switch
                 size="small"
                 checked={Boolean(value)}
-                aria-label={`${label(field)} ${asText(row.code ?? row.name ?? row.id)}`}
+                aria-label={`${label(field)} ${rowName(row)}`}
                 onChange={(checked) => toggle(row, field, checked)}
               />
             );
@@ -212,11 +219,7 @@ export function CatalogueTable({
       title: t('actions'),
       fixed: 'right' as const,
       render: (_: unknown, row: Row) => (
-        <Button
-          size="small"
-          onClick={() => open(row)}
-          aria-label={t('edit_row', { name: asText(row.code ?? row.name ?? row.slug ?? row.id) })}
-        >
+        <Button size="small" onClick={() => open(row)} aria-label={t('edit_row', { name: rowName(row) })}>
           {t('edit')}
         </Button>
       ),
@@ -237,7 +240,7 @@ export function CatalogueTable({
         testId={(row) => row.id}
         rowKey="id"
         loading={rows.isPending}
-        dataSource={rowsOf(rows.data)}
+        dataSource={rows.data ?? []}
         columns={columns}
         pagination={false}
         scroll={{ x: 'max-content' }}
@@ -307,7 +310,7 @@ export function CatalogueTable({
                   ]
                 : [];
             return (
-              <Form.Item
+              <Form.Item<Values>
                 key={field.name}
                 name={field.name}
                 label={label(field)}

@@ -1,4 +1,4 @@
-import { LANGUAGES, ZCategoryChange, ZCategoryCreate } from '@pipwise/domain';
+import { LANGUAGES, ZCategoryChange, ZCategoryCreate, type CategoryAdminView } from '@pipwise/domain';
 import { useTranslation } from 'react-i18next';
 import { SORT_FIELD } from '../components/CatalogueRules';
 import { CatalogueTable } from '../components/CatalogueTable';
@@ -11,7 +11,7 @@ export default function Categories() {
     return map[i18n.language] || map.en || Object.values(map)[0] || '—';
   };
   return (
-    <CatalogueTable
+    <CatalogueTable<CategoryAdminView>
       area="categories"
       path="/categories"
       defaults={{ sort: 0, names: {} }}

@@ -1,4 +1,4 @@
-import { CompanyStatus, CompanyType, ZCompanyChange, ZCompanySave } from '@pipwise/domain';
+import { CompanyStatus, CompanyType, ZCompanyChange, ZCompanySave, type CompanyAdminView } from '@pipwise/domain';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { SORT_FIELD } from '../components/CatalogueRules';
@@ -15,7 +15,7 @@ export default function Companies() {
     },
   });
   return (
-    <CatalogueTable
+    <CatalogueTable<CompanyAdminView>
       area="companies"
       path="/companies"
       defaults={{ status: CompanyStatus.open, type: CompanyType.whiteLabel, sort: 0 }}

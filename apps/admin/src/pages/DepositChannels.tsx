@@ -1,4 +1,4 @@
-import { CashierType, ZChannelChange, ZChannelCreate } from '@pipwise/domain';
+import { CashierType, ZChannelChange, ZChannelCreate, type DepositChannelView } from '@pipwise/domain';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { amountLimitFields, cashierTypeOptions, ENABLED_FIELD, SORT_FIELD } from '../components/CatalogueRules';
@@ -16,7 +16,7 @@ export default function DepositChannels() {
       },
     });
   return (
-    <CatalogueTable
+    <CatalogueTable<DepositChannelView>
       area="deposit_channels"
       path="/deposit-channels"
       defaults={{ type: CashierType.coin, enabled: true, sort: 0 }}

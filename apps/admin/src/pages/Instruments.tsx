@@ -1,4 +1,4 @@
-import { ZInstrumentChange } from '@pipwise/domain';
+import { ZInstrumentChange, type InstrumentAdminView } from '@pipwise/domain';
 import { useTranslation } from 'react-i18next';
 import { ENABLED_FIELD, maxNotBelowMin, SORT_FIELD } from '../components/CatalogueRules';
 import { CatalogueTable, type CatalogueField } from '../components/CatalogueTable';
@@ -8,13 +8,13 @@ const LEVERAGE_SUGGESTIONS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 300, 400, 500];
 
 export default function Instruments() {
   const { t } = useTranslation('catalogue');
-  const fields: CatalogueField[] = [
+  const fields: CatalogueField<InstrumentAdminView>[] = [
     { name: 'name', kind: 'text', required: true, column: true },
     // The spread is a price: no more decimals than the instrument quotes.
     {
       name: 'spread',
       kind: 'decimal',
-      decimals: (row) => Number(row.price_precision ?? 10),
+      decimals: (row) => row.price_precision ?? 10,
       required: true,
       column: true,
     },
@@ -39,7 +39,7 @@ export default function Instruments() {
     ENABLED_FIELD,
   ];
   return (
-    <CatalogueTable
+    <CatalogueTable<InstrumentAdminView>
       area="instruments"
       path="/instruments"
       canCreate={false}

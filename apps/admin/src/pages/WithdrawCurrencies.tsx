@@ -72,7 +72,7 @@ export default function WithdrawCurrencies() {
     },
   });
   return (
-    <CatalogueTable
+    <CatalogueTable<WithdrawCurrencyAdminListView>
       area="withdraw_currencies"
       path="/withdraw-currencies"
       defaults={{ type: CashierType.coin, fee_type: FIXED_FEE_TYPE, enabled: true, sort: 0 }}
@@ -114,7 +114,7 @@ export default function WithdrawCurrencies() {
         {
           key: 'rate',
           title: t('withdraw_currencies.rate_now'),
-          render: (_, row) => <CurrentRate row={row as unknown as RateRow} />,
+          render: (_, row) => <CurrentRate row={row} />,
         },
       ]}
     />
