@@ -4,7 +4,7 @@ import { Alert, Input, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi } from '../api';
-import { formatDateTime, rowsOf } from '../components/BackOfficeStates';
+import { formatDateTime } from '../components/BackOfficeStates';
 import { ListTable, usePager } from '../components/ListTable';
 import { PageHeader } from '../components/PageHeader';
 
@@ -15,13 +15,12 @@ export default function Outbox() {
   const { page, pageSize, setPage, pagination } = usePager();
   const list = useQuery({
     queryKey: ['outbox', destination, page, pageSize],
-    queryFn: () =>
-      adminApi<OutboxPageView | OutboxMessageView[]>('GET', '/outbox', { query: { destination, page, page_size: pageSize } }),
+    queryFn: () => adminApi<OutboxPageView>('GET', '/outbox', { query: { destination, page, page_size: pageSize } }),
     placeholderData: keepPreviousData,
   });
-  const rows = rowsOf(list.data);
-  const total = list.data && !Array.isArray(list.data) ? list.data.total : rows.length;
-  const mail = list.data && !Array.isArray(list.data) ? list.data.mail : undefined;
+  const rows = list.data?.data ?? [];
+  const total = list.data?.total ?? 0;
+  const mail = list.data?.mail;
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
