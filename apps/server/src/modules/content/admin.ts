@@ -18,6 +18,9 @@ import type { AuditService } from '../audit/service.js';
 
 type NewsRow = typeof news.$inferSelect;
 
+/** The answer to an id that names no article, whether the path cannot be one or the row is gone. */
+const NOT_FOUND = 'news_not_found';
+
 /** An article as the reader's detail shows it, plus what only the back office edits. */
 const newsAdminView = (row: NewsRow): NewsAdminView => ({
   id: row.id,
@@ -40,7 +43,7 @@ export class NewsAdmin {
   private readonly rows: AuditedRows<typeof news, NewsAdminView>;
 
   constructor(deps: { db: Db; audit: AuditService }) {
-    this.rows = new AuditedRows(deps, { table: news, view: newsAdminView, target: 'news', notFoundKey: 'news_not_found' });
+    this.rows = new AuditedRows(deps, { table: news, view: newsAdminView, target: 'news', notFoundKey: NOT_FOUND });
   }
 
   list(query: ContentAdminQuery): Promise<OperatorPageView<NewsAdminView>> {
@@ -90,7 +93,7 @@ export function registerNewsAdminRoutes(app: FastifyInstance, admin: NewsAdmin) 
     app,
     '/admin/api/news',
     'content',
-    { query: ZContentAdminQuery, create: ZNewsAdminCreate, change: ZNewsAdminChange, notFoundKey: 'news_not_found' },
+    { query: ZContentAdminQuery, create: ZNewsAdminCreate, change: ZNewsAdminChange, notFoundKey: NOT_FOUND },
     admin,
   );
 }

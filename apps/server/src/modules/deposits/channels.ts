@@ -22,6 +22,9 @@ import { coinAddress } from '../../cashier/destinations.js';
 
 type ChannelRow = typeof depositChannels.$inferSelect;
 
+/** The answer to an id that names no channel, whether the path cannot be one or the row is gone. */
+const NOT_FOUND = 'channel_not_found';
+
 const channelView = (row: ChannelRow): ChannelView => ({
   id: row.id,
   type: row.type,
@@ -96,7 +99,7 @@ export class DepositChannelsAdmin {
       table: depositChannels,
       view: channelView,
       target: 'deposit_channel',
-      notFoundKey: 'channel_not_found',
+      notFoundKey: NOT_FOUND,
     });
   }
 
@@ -135,7 +138,7 @@ export function createDepositChannelsModule(deps: CoreDeps, services: { audit: A
         app,
         '/admin/api/deposit-channels',
         'finance',
-        { create: ZChannelCreate, change: ZChannelChange, notFoundKey: 'channel_not_found' },
+        { create: ZChannelCreate, change: ZChannelChange, notFoundKey: NOT_FOUND },
         admin,
       );
     },

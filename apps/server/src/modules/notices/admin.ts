@@ -19,6 +19,9 @@ import type { AuditService } from '../audit/service.js';
 
 type AnnouncementRow = typeof announcements.$inferSelect;
 
+/** The answer to an id that names no announcement, whether the path cannot be one or the row is gone. */
+const NOT_FOUND = 'notice_not_found';
+
 /** An announcement as the user's detail shows it (never read by an operator), plus language and state. */
 const announcementAdminView = (row: AnnouncementRow): AnnouncementAdminView => ({
   id: row.id,
@@ -42,7 +45,7 @@ export class AnnouncementsAdmin {
       table: announcements,
       view: announcementAdminView,
       target: 'announcement',
-      notFoundKey: 'notice_not_found',
+      notFoundKey: NOT_FOUND,
     });
   }
 
@@ -88,7 +91,7 @@ export function registerAnnouncementAdminRoutes(app: FastifyInstance, admin: Ann
     app,
     '/admin/api/announcements',
     'content',
-    { query: ZContentAdminQuery, create: ZAnnouncementCreate, change: ZAnnouncementChange, notFoundKey: 'notice_not_found' },
+    { query: ZContentAdminQuery, create: ZAnnouncementCreate, change: ZAnnouncementChange, notFoundKey: NOT_FOUND },
     admin,
   );
 }

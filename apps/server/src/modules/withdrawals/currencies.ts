@@ -25,6 +25,9 @@ import type { WithdrawRates } from './rates.js';
 
 type CurrencyRow = typeof withdrawCurrencies.$inferSelect;
 
+/** The answer to an id that names no currency, whether the path cannot be one or the row is gone. */
+const NOT_FOUND = 'currency_not_found';
+
 const currencyView = (row: CurrencyRow): CurrencyView => ({
   id: row.id,
   type: row.type,
@@ -76,7 +79,7 @@ export class WithdrawCurrenciesAdmin {
       table: withdrawCurrencies,
       view: currencyView,
       target: 'withdraw_currency',
-      notFoundKey: 'currency_not_found',
+      notFoundKey: NOT_FOUND,
     });
   }
 
@@ -132,7 +135,7 @@ export function createWithdrawCurrenciesModule(deps: CoreDeps, services: { audit
         app,
         '/admin/api/withdraw-currencies',
         'finance',
-        { create: ZCurrencyCreate, change: ZCurrencyChange, notFoundKey: 'currency_not_found' },
+        { create: ZCurrencyCreate, change: ZCurrencyChange, notFoundKey: NOT_FOUND },
         admin,
       );
     },
