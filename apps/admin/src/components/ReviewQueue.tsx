@@ -6,7 +6,7 @@ import {
   type CashierEventView,
   type ReviewQueue as QueueName,
   type ReviewClaimView,
-  type ReviewUserView,
+  type ReviewContextView,
 } from '@pipwise/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Col, Drawer, Input, Row, Select, Space, Tag, Timeline } from 'antd';
@@ -24,12 +24,6 @@ import { ReviewReasonModal, type RefusalSchema } from './ReviewReasonModal';
 import { UserSummary } from './UserSummary';
 import { PageHeader } from './PageHeader';
 
-/** What every queue item carries besides its own fields. */
-export interface ReviewItem {
-  claim: ReviewClaimView | null;
-  user?: ReviewUserView | null;
-}
-
 type Refusal = 'reject' | 'void';
 
 /** A refusal's request in each queue, as the server parses it. */
@@ -39,7 +33,7 @@ const DECISION_SCHEMAS: Record<QueueName, RefusalSchema> = {
   kyc: ZIdentityRejectRequest,
 };
 
-export interface ReviewQueueProps<T extends ReviewItem> {
+export interface ReviewQueueProps<T extends ReviewContextView> {
   queue: QueueName;
   title: string;
   /** The status filter's choices; the first is the one waiting for a decision and the default. */
@@ -79,7 +73,7 @@ const liveClaim = (claim: ReviewClaimView | null | undefined) =>
  * selected item, its user's account, the claim, and the decisions. The server decides every rule again;
  * a decision someone else made first (1009) is shown and the row refreshed.
  */
-export function ReviewQueue<T extends ReviewItem>(props: ReviewQueueProps<T>) {
+export function ReviewQueue<T extends ReviewContextView>(props: ReviewQueueProps<T>) {
   const { queue, statuses, idOf, statusOf } = props;
   const { t } = useTranslation('reviews');
   const { message } = App.useApp();
@@ -171,7 +165,7 @@ export function ReviewQueue<T extends ReviewItem>(props: ReviewQueueProps<T>) {
   );
 }
 
-function ReviewPanel<T extends ReviewItem>(
+function ReviewPanel<T extends ReviewContextView>(
   props: ReviewQueueProps<T> & { item: T; pending: boolean; onDecided: (next: T | null) => void },
 ) {
   const { queue, item, idOf, pending } = props;

@@ -1,12 +1,12 @@
-import { DepositStatus, type OperatorDepositView } from '@pipwise/domain';
+import { DepositStatus, type OperatorDepositView, type ReviewContextView } from '@pipwise/domain';
 import { Descriptions, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../components/DateTime';
 import { formatMoney, Money } from '../components/Money';
 import { ProofImage } from '../components/ProofImage';
-import { operatorName, ReviewQueue, StatusTag, StatusTimeline, type ReviewItem } from '../components/ReviewQueue';
+import { operatorName, ReviewQueue, StatusTag, StatusTimeline } from '../components/ReviewQueue';
 
-type DepositItem = OperatorDepositView & ReviewItem;
+type DepositItem = OperatorDepositView & ReviewContextView;
 
 const STATUSES = [DepositStatus.unchecked, DepositStatus.finished, DepositStatus.rejected, DepositStatus.invalid];
 

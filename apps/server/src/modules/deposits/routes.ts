@@ -12,6 +12,7 @@ import {
   type DepositSymbolView,
   type DepositView,
   type OperatorDepositView,
+  type ReviewContextView,
   type WireChannelView,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -94,7 +95,10 @@ export function depositRoutes(deposits: DepositsService, desk: ReviewDesk) {
       if (userId === null) return ok(request, queuePage([], 0, query.page, DEPOSIT_PAGE_SIZE));
       const queue = await deposits.queue(query.status, query.page, userId);
       const contextOf = await desk.contextOf('deposits', queue.rows);
-      const data = queue.rows.map((record) => ({ ...operatorView(record, request), ...contextOf(record) }));
+      const data = queue.rows.map((record): OperatorDepositView & ReviewContextView => ({
+        ...operatorView(record, request),
+        ...contextOf(record),
+      }));
       return ok(request, queuePage(data, queue.total, query.page, DEPOSIT_PAGE_SIZE));
     });
 
