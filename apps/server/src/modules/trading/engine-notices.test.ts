@@ -15,6 +15,7 @@ import type { OrderRow, TradingService, WatchedFields } from './service.js';
  */
 const instrument = { id: 1, code: 'EURUSD', contractSize: dec('100000') } as InstrumentInfo;
 const market = {
+  listInstruments: () => [instrument],
   getInstrument: () => instrument,
   getQuote: () => undefined,
   usdRate: () => dec(1),

@@ -40,6 +40,7 @@ const quote = (bid: string, ask: string): Quote => {
   return q;
 };
 const market = {
+  listInstruments: () => [instrument],
   getInstrument: () => instrument,
   getQuote: (id: number) => quotes.get(id),
   usdRate: () => dec(1),

@@ -1,7 +1,7 @@
 import { accountFigures, fillDirection, OrderStatus, type Dec, type OrderSideValue } from '@pipwise/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../../realtime/bus.js';
-import type { MarketService, Quote } from '../market/api.js';
+import type { InstrumentInfo, MarketService, Quote } from '../market/api.js';
 import type { WalletService } from '../wallet/service.js';
 import { presentTradePush } from './present.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
@@ -88,6 +88,11 @@ export class RiskEngine {
         else this.requestReload(userId);
       }),
     );
+    // The latest quotes first, so that each account is screened once, with every instrument it holds priced.
+    for (const instrument of this.deps.market.listInstruments()) {
+      const quote = this.deps.market.getQuote(instrument.id);
+      if (quote) this.watch.onQuote(instrument.id, Number(quote.bid), Number(quote.ask), this.usdRateOf(instrument), false);
+    }
     await this.loadAll();
     loading = false;
     this.running = true;
@@ -231,7 +236,7 @@ export class RiskEngine {
     if (!this.running) return;
     const instrument = this.deps.market.getInstrument(quote.instrumentId);
     if (!instrument) return;
-    const rate = instrument.quoteCurrency === 'USD' ? 1 : this.deps.market.usdRate(instrument.quoteCurrency).toNumber();
+    const rate = this.usdRateOf(instrument);
     const outcome = this.watch.onQuote(quote.instrumentId, Number(quote.bid), Number(quote.ask), rate, quote.marketOpen);
     this.tickedSincePush.add(quote.instrumentId);
     for (const trigger of outcome.triggers) this.act(trigger, quote);
@@ -246,6 +251,10 @@ export class RiskEngine {
         }
       });
     }
+  }
+
+  private usdRateOf(instrument: InstrumentInfo) {
+    return instrument.quoteCurrency === 'USD' ? 1 : this.deps.market.usdRate(instrument.quoteCurrency).toNumber();
   }
 
   private act(trigger: Trigger, quote: Quote) {

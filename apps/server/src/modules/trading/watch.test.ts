@@ -187,6 +187,105 @@ describe('position watch', () => {
     );
   });
 
+  it('flags for stop-out every account a full scan finds at or below the level, looking only where a band was left', () => {
+    const INSTRUMENTS = [7, 8, 9];
+    const position = fc.record({
+      instrumentId: fc.constantFrom(...INSTRUMENTS),
+      side: fc.constantFrom<1 | 2>(1, 2),
+      lots: fc.integer({ min: 1, max: 30 }),
+      open: fc.integer({ min: 950, max: 1050 }),
+    });
+    const account = fc.record({ balance: fc.integer({ min: -300, max: 400 }), positions: fc.array(position, { minLength: 1, maxLength: 4 }) });
+    const step = fc.oneof(
+      fc.record({
+        kind: fc.constant('tick' as const),
+        instrumentId: fc.constantFrom(...INSTRUMENTS),
+        // Small moves, as markets make: an account drifts towards its level within bands a wrong rule
+        // would draw too wide.
+        move: fc.oneof(fc.constant(0), fc.integer({ min: -40, max: 40 })),
+        spread: fc.integer({ min: 0, max: 3 }),
+        // Instrument 9 is quoted in another currency: its USD rate moves with its ticks.
+        rateMove: fc.integer({ min: -8, max: 8 }),
+        tradable: fc.boolean(),
+      }),
+      fc.record({ kind: fc.constant('balance' as const), userId: fc.integer({ min: 1, max: 5 }), balance: fc.integer({ min: 0, max: 400 }) }),
+      fc.record({ kind: fc.constant('level' as const), level: fc.constantFrom(20, 50, 100) }),
+    );
+    fc.assert(
+      fc.property(fc.array(account, { minLength: 1, maxLength: 5 }), fc.array(step, { maxLength: 120 }), (accounts, steps) => {
+        const watch = new PositionWatch(50);
+        let level = 50;
+        const quotes = new Map<number, { bid: number; ask: number; rate: number }>();
+        /** In hundredths: prices walk from 10.00, the rate from 1.00. */
+        const bids = new Map<number, number>();
+        const rates = new Map<number, number>();
+        const balances = accounts.map((spec) => spec.balance);
+        let id = 0;
+        accounts.forEach((spec, index) =>
+          watch.setAccount(
+            index + 1,
+            String(spec.balance),
+            spec.positions.map((held) =>
+              order({
+                id: ++id,
+                userId: index + 1,
+                instrumentId: held.instrumentId,
+                side: held.side,
+                lots: String(held.lots / 10),
+                contractSize: '100',
+                margin: String(held.lots * 4),
+                openPrice: String(held.open / 100),
+              }),
+            ),
+          ),
+        );
+        /** Equity over the stop-out threshold, position by position (positive: above it). */
+        const room = (index: number) => {
+          const spec = accounts[index]!;
+          let equity = balances[index]!;
+          let used = 0;
+          for (const held of spec.positions) {
+            used += held.lots * 4;
+            const quote = quotes.get(held.instrumentId);
+            if (!quote) continue;
+            const quantity = (held.lots / 10) * 100;
+            const open = held.open / 100;
+            equity += (held.side === 1 ? quantity * (quote.bid - open) : quantity * (open - quote.ask)) * quote.rate;
+          }
+          return equity - (level * used) / 100;
+        };
+        for (const change of steps) {
+          if (change.kind === 'balance') {
+            if (change.userId > accounts.length) continue;
+            balances[change.userId - 1] = change.balance;
+            watch.setBalance(change.userId, String(change.balance));
+            continue;
+          }
+          if (change.kind === 'level') {
+            level = change.level;
+            watch.setStopOutLevel(level);
+            continue;
+          }
+          const bid = (bids.get(change.instrumentId) ?? 1000) + change.move;
+          const rate = change.instrumentId === 9 ? Math.max(20, (rates.get(change.instrumentId) ?? 100) + change.rateMove) : 100;
+          bids.set(change.instrumentId, bid);
+          rates.set(change.instrumentId, rate);
+          const quote = { bid: bid / 100, ask: (bid + change.spread) / 100, rate: rate / 100 };
+          quotes.set(change.instrumentId, quote);
+          const flagged = watch.onQuote(change.instrumentId, quote.bid, quote.ask, quote.rate, change.tradable).stopOutCandidates;
+          accounts.forEach((spec, index) => {
+            if (!spec.positions.some((held) => held.instrumentId === change.instrumentId)) return;
+            const margin = room(index);
+            // Away from the boundary, where the two sums' rounding cannot disagree, the answers are the same.
+            if (change.tradable && margin < -1e-6) expect(flagged).toContain(index + 1);
+            if (!change.tradable || margin > 1e-6) expect(flagged).not.toContain(index + 1);
+          });
+        }
+      }),
+      { numRuns: 600 },
+    );
+  });
+
   it('replacing an account removes its old levels', () => {
     const watch = new PositionWatch(50);
     watch.setAccount(1, '1000', [order({ id: 1, takeProfit: '11' })]);

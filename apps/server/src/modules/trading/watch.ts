@@ -1,5 +1,5 @@
 import { OrderSide, OrderStatus, type FillDirection, type OrderSideValue } from '@pipwise/domain';
-import { AccountSlots, ExposureTable } from './exposure.js';
+import { AccountSlots, BAND_COLUMNS, ExposureTable, type BandColumn } from './exposure.js';
 import { LevelBook } from './levels.js';
 
 /**
@@ -8,9 +8,14 @@ import { LevelBook } from './levels.js';
  *
  * - TP, SL and pending targets sit in sorted level books per instrument and price side, so a tick
  *   that triggers nothing costs a look at the front of four books.
- * - Each account's floating P&L is tracked per instrument from aggregated exposure (Σ lots × contract
- *   and Σ lots × contract × entry per side), so a tick updates one number per account holding that
- *   instrument and compares equity with the stop-out level — never a walk over positions.
+ * - Stop-out screening does not walk the accounts on every tick. Each account is evaluated (its equity
+ *   from aggregated exposure per instrument: Σ lots × contract and Σ lots × contract × entry per side)
+ *   only when something about it changed or a price left its band: its room above the stop-out level
+ *   is shared among the instruments it holds, and each gets a band of bid, ask and USD rate within
+ *   which it cannot use up its share. The bands sit in level books like the triggers, so a quiet tick
+ *   looks at the fronts of a few books whatever the number of accounts; an account whose prices all
+ *   stay inside their bands cannot have reached its stop-out level, and one at or below it is looked
+ *   at on every tick of its instruments.
  *
  * Numbers here are JS floats used to *select* candidates; every action re-checks its rule in Decimal
  * inside a transaction before money moves.
@@ -65,6 +70,8 @@ interface Account {
   instruments: number[];
   orders: Map<number, WatchedOrder>;
   placements: Placement[];
+  /** Screened at or below the stop-out level when last evaluated. */
+  underwater: boolean;
 }
 
 interface InstrumentState {
@@ -73,6 +80,10 @@ interface InstrumentState {
   askRise: LevelBook<BookItem>;
   askFall: LevelBook<BookItem>;
   holders: ExposureTable;
+  /** Stop-out bands of the holders (user ids), one book per edge, by the exposure table's column. */
+  bands: Record<BandColumn, LevelBook<number>>;
+  /** Holders screened at or below the stop-out level: looked at on every tick. */
+  underwater: Set<number>;
   bid: number;
   ask: number;
   usdRate: number;
@@ -80,9 +91,14 @@ interface InstrumentState {
 }
 
 const compareItems = (a: BookItem, b: BookItem) => a.orderId - b.orderId || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+const compareUsers = (a: number, b: number) => a - b;
 
 /** Screening tolerance: equity within this share of the threshold counts as a candidate. */
 const RELATIVE_TOLERANCE = 1e-9;
+/** Of an account's room, the part the bands hand out: the rest absorbs the floats' rounding. */
+const ROOM_SHARED = 1 - 1e-6;
+/** The widest USD-rate band, as a share of the rate (the rate's half of a holding's room may allow more). */
+const MAX_RATE_SHARE = 0.5;
 
 export class PositionWatch {
   private readonly instruments = new Map<number, InstrumentState>();
@@ -94,8 +110,11 @@ export class PositionWatch {
     this.stopOutLevel = stopOutLevel;
   }
 
+  /** A new stop-out level moves every account's room: each is evaluated again (only when it changed). */
   setStopOutLevel(level: number) {
+    if (level === this.stopOutLevel) return;
     this.stopOutLevel = level;
+    for (const account of this.accounts.values()) this.evaluate(account);
   }
 
   get accountCount() {
@@ -129,6 +148,13 @@ export class PositionWatch {
         askRise: new LevelBook('rise', compareItems),
         askFall: new LevelBook('fall', compareItems),
         holders: new ExposureTable(),
+        bands: {
+          bidLow: new LevelBook('fall', compareUsers),
+          askHigh: new LevelBook('rise', compareUsers),
+          rateLow: new LevelBook('fall', compareUsers),
+          rateHigh: new LevelBook('rise', compareUsers),
+        },
+        underwater: new Set(),
         bid: 0,
         ask: 0,
         usdRate: 1,
@@ -144,7 +170,15 @@ export class PositionWatch {
     this.removeAccount(userId);
     if (orders.length === 0) return;
     const slot = this.figures.allocate();
-    const account: Account = { userId, slot, balanceText: balance, instruments: [], orders: new Map(), placements: [] };
+    const account: Account = {
+      userId,
+      slot,
+      balanceText: balance,
+      instruments: [],
+      orders: new Map(),
+      placements: [],
+      underwater: false,
+    };
     this.accounts.set(userId, account);
     this.figures.balance[slot] = Number(balance);
     const exposures = new Map<number, { buyQty: number; buyCost: number; sellQty: number; sellCost: number }>();
@@ -162,15 +196,10 @@ export class PositionWatch {
       exposures.set(order.instrumentId, exposure);
     }
     for (const [instrumentId, exposure] of exposures) {
-      const state = this.instrument(instrumentId);
-      const row = state.holders.add(userId, slot, exposure);
+      this.instrument(instrumentId).holders.add(userId, exposure);
       account.instruments.push(instrumentId);
-      if (state.quoted) {
-        const pnl = pnlAt(state.holders, row, state.bid, state.ask, state.usdRate);
-        state.holders.pnl[row] = pnl;
-        this.figures.floating[slot]! += pnl;
-      }
     }
+    this.evaluate(account);
   }
 
   /**
@@ -183,34 +212,31 @@ export class PositionWatch {
       this.setAccount(userId, balance, [...(account?.orders.values() ?? []), ...orders]);
       return;
     }
-    this.setBalance(userId, balance);
+    this.figures.balance[account.slot] = Number(balance);
+    account.balanceText = balance;
     for (const order of orders) {
       const position = this.addOrder(account, order);
       if (!position) continue;
-      const state = this.instrument(order.instrumentId);
+      const holders = this.instrument(order.instrumentId).holders;
       const buy = order.side === OrderSide.buy;
-      let row = state.holders.rowFor(userId);
+      let row = holders.rowFor(userId);
       if (row === undefined) {
-        row = state.holders.add(userId, account.slot, { buyQty: 0, buyCost: 0, sellQty: 0, sellCost: 0 });
+        row = holders.add(userId, { buyQty: 0, buyCost: 0, sellQty: 0, sellCost: 0 });
         account.instruments.push(order.instrumentId);
       }
-      const holders = state.holders;
       (buy ? holders.buyQty : holders.sellQty)[row]! += position.quantity;
       (buy ? holders.buyCost : holders.sellCost)[row]! += position.cost;
-      if (state.quoted) {
-        const pnl = pnlAt(holders, row, state.bid, state.ask, state.usdRate);
-        this.figures.floating[account.slot]! += pnl - holders.pnl[row]!;
-        holders.pnl[row] = pnl;
-      }
     }
+    this.evaluate(account);
   }
 
   /** A new cash balance (a deposit, a close) without a change of orders. */
   setBalance(userId: number, balance: string) {
     const account = this.accounts.get(userId);
-    if (!account) return;
+    if (!account || account.balanceText === balance) return;
     this.figures.balance[account.slot] = Number(balance);
     account.balanceText = balance;
+    this.evaluate(account);
   }
 
   /** The cash balance as last loaded (exact text), or null for an account without open orders. */
@@ -222,6 +248,7 @@ export class PositionWatch {
     const account = this.accounts.get(userId);
     if (!account) return;
     for (const placement of account.placements) placement.book.remove(placement.level, placement.item);
+    this.clearBands(account);
     for (const instrumentId of account.instruments) this.instrument(instrumentId).holders.remove(userId);
     this.figures.release(account.slot);
     this.accounts.delete(userId);
@@ -276,35 +303,126 @@ export class PositionWatch {
   /**
    * A tick of one instrument. Returns the orders whose level it reached (removed from the books: the
    * caller acts on them and reloads the account, which puts back whatever is still open) and the
-   * accounts to check for stop-out. With `tradable` false (market closed) only the marks move.
+   * accounts holding it that are at or below the stop-out level: those it moved out of a band, and
+   * those already there. With `tradable` false (market closed) only the marks move.
    */
   onQuote(instrumentId: number, bid: number, ask: number, usdRate: number, tradable: boolean): TickOutcome {
     const state = this.instrument(instrumentId);
+    // Until its first quote an instrument counted for nothing in its holders' equity; bands drawn at a
+    // rate of exactly 1 (a USD quote) have no rate edges, so a move away from it concerns every holder.
+    const everyHolder = !state.quoted || (state.usdRate === 1 && usdRate !== 1);
     state.bid = bid;
     state.ask = ask;
     state.usdRate = usdRate;
     state.quoted = true;
-    const triggers: Trigger[] = [];
-    const stopOutCandidates: number[] = [];
-    const table = state.holders;
-    const { balance, usedMargin, floating } = this.figures;
-    const { slots, buyQty, buyCost, sellQty, sellCost, pnl: pnls, userIds } = table;
-    const level = this.stopOutLevel;
-    for (let row = 0; row < table.count; row++) {
-      const pnl = (buyQty[row]! * bid - buyCost[row]! - (sellQty[row]! * ask - sellCost[row]!)) * usdRate;
-      const slot = slots[row]!;
-      const equity = balance[slot]! + (floating[slot]! += pnl - pnls[row]!);
-      pnls[row] = pnl;
-      const used = usedMargin[slot]!;
-      if (tradable && used > 0) {
-        const threshold = level * used;
-        if (equity * 100 <= threshold + Math.abs(threshold) * RELATIVE_TOLERANCE) stopOutCandidates.push(userIds[row]!);
+    const revisit = new Set<number>(everyHolder ? state.holders.userIds.subarray(0, state.holders.count) : state.underwater);
+    if (!everyHolder) {
+      const { bands } = state;
+      for (const [column, price] of [
+        ['bidLow', bid],
+        ['askHigh', ask],
+        ['rateLow', usdRate],
+        ['rateHigh', usdRate],
+      ] as const) {
+        if (bands[column].reachedBy(price)) for (const userId of bands[column].takeReached(price)) revisit.add(userId);
       }
     }
+    const stopOutCandidates: number[] = [];
+    for (const userId of revisit) {
+      const account = this.accounts.get(userId);
+      if (!account) continue;
+      this.evaluate(account);
+      if (tradable && account.underwater) stopOutCandidates.push(userId);
+    }
+    const triggers: Trigger[] = [];
     if (!tradable) return { triggers, stopOutCandidates };
     for (const book of [state.bidRise, state.bidFall]) if (book.reachedBy(bid)) this.collect(book.takeReached(bid), triggers);
     for (const book of [state.askRise, state.askFall]) if (book.reachedBy(ask)) this.collect(book.takeReached(ask), triggers);
     return { triggers, stopOutCandidates };
+  }
+
+  /** The account's equity at the current marks (an instrument not yet quoted counts for nothing). */
+  private floatingOf(account: Account): number {
+    let floating = 0;
+    for (const instrumentId of account.instruments) {
+      const state = this.instrument(instrumentId);
+      const row = state.holders.rowFor(account.userId);
+      if (state.quoted && row !== undefined) floating += pnlAt(state.holders, row, state.bid, state.ask, state.usdRate);
+    }
+    return floating;
+  }
+
+  /**
+   * Screens the account at the current marks and sets its bands again: at or below the stop-out level
+   * it is marked underwater on each of its instruments; above it, its room (equity over the level) is
+   * shared equally among its quoted instruments, and each gets the band within which its P&L cannot
+   * lose more than its share.
+   */
+  private evaluate(account: Account) {
+    this.clearBands(account);
+    const used = this.figures.usedMargin[account.slot]!;
+    // Without margin in use there is nothing to stop out.
+    if (!(used > 0)) return;
+    const threshold = (this.stopOutLevel * used) / 100;
+    const room = this.figures.balance[account.slot]! + this.floatingOf(account) - (threshold + Math.abs(threshold) * RELATIVE_TOLERANCE);
+    if (room <= 0) {
+      account.underwater = true;
+      for (const instrumentId of account.instruments) this.instrument(instrumentId).underwater.add(account.userId);
+      return;
+    }
+    const quoted = account.instruments.filter((instrumentId) => this.instrument(instrumentId).quoted);
+    const share = (room * ROOM_SHARED) / quoted.length;
+    for (const instrumentId of quoted) this.placeBand(this.instrument(instrumentId), account.userId, share);
+  }
+
+  /**
+   * The band of one holding. With buy and sell quantities B and S (Q = B + S), quote-currency P&L P and
+   * USD rate r, the bid falling and the ask rising by at most w and the rate moving by at most e·r
+   * change the USD P&L by at most Q·w·r·(1 + e) + |P|·e·r. At a rate of exactly 1 (a USD quote, which
+   * never moves) the whole share goes to the prices; otherwise half to them and half to the rate.
+   */
+  private placeBand(state: InstrumentState, userId: number, share: number) {
+    const { holders, bands } = state;
+    const row = holders.rowFor(userId)!;
+    const buys = holders.buyQty[row]!;
+    const sells = holders.sellQty[row]!;
+    const rate = Math.abs(state.usdRate);
+    if (buys + sells === 0 || rate === 0) return;
+    let priceShare = share;
+    let rateShare = 0;
+    if (state.usdRate !== 1) {
+      priceShare = share / 2;
+      const pnl = Math.abs(pnlAt(holders, row, state.bid, state.ask, 1));
+      rateShare = pnl === 0 ? MAX_RATE_SHARE : Math.min(MAX_RATE_SHARE, priceShare / (pnl * rate));
+    }
+    const width = priceShare / ((buys + sells) * rate * (1 + rateShare));
+    const edges: Record<BandColumn, number> = {
+      bidLow: buys > 0 ? state.bid - width : Number.NaN,
+      askHigh: sells > 0 ? state.ask + width : Number.NaN,
+      rateLow: rateShare > 0 ? state.usdRate - rate * rateShare : Number.NaN,
+      rateHigh: rateShare > 0 ? state.usdRate + rate * rateShare : Number.NaN,
+    };
+    for (const column of BAND_COLUMNS) {
+      holders.band[column][row] = edges[column];
+      if (!Number.isNaN(edges[column])) bands[column].insert(edges[column], userId);
+    }
+  }
+
+  /** Takes the account's bands out of the books and its underwater marks off its instruments. */
+  private clearBands(account: Account) {
+    for (const instrumentId of account.instruments) {
+      const state = this.instrument(instrumentId);
+      state.underwater.delete(account.userId);
+      const row = state.holders.rowFor(account.userId);
+      if (row === undefined) continue;
+      for (const column of BAND_COLUMNS) {
+        const edge = state.holders.band[column][row]!;
+        if (Number.isNaN(edge)) continue;
+        state.bands[column].remove(edge, account.userId);
+        state.holders.band[column][row] = Number.NaN;
+      }
+    }
+    account.underwater = false;
   }
 
   private collect(items: BookItem[], into: Trigger[]) {
@@ -319,8 +437,8 @@ export class PositionWatch {
   screened(userId: number) {
     const account = this.accounts.get(userId);
     if (!account) return null;
-    const { balance, floating, usedMargin } = this.figures;
-    return { balance: balance[account.slot]!, floating: floating[account.slot]!, usedMargin: usedMargin[account.slot]! };
+    const { balance, usedMargin } = this.figures;
+    return { balance: balance[account.slot]!, floating: this.floatingOf(account), usedMargin: usedMargin[account.slot]! };
   }
 
   /** Users holding positions in an instrument (to mark them for a FOREX_TRADE push). */
