@@ -60,8 +60,7 @@ export interface FeedbackSubmittedView {
 /** A feedback as operators read it; the image through the operator upload path. */
 export interface FeedbackAdminView {
   id: number;
-  user_id: number | null;
-  /** The user's public number, as operators look users up; null for a visitor. */
+  /** The user's public number, as operators look users up; null for a visitor (the internal id is never sent). */
   uid: number | null;
   category: FeedbackCategory;
   text: string;

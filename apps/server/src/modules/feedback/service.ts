@@ -28,7 +28,6 @@ type FeedbackRow = typeof feedback.$inferSelect;
 
 const present = (row: FeedbackRow, uid: number | null): FeedbackAdminView => ({
   id: row.id,
-  user_id: row.userId,
   uid,
   category: row.category as FeedbackCategory,
   text: row.text,
