@@ -1,5 +1,4 @@
 import {
-  KLINE_PERIODS,
   notFound,
   SPARKLINE_POINTS,
   toJsonNumber,
@@ -7,9 +6,7 @@ import {
   type KlinePointView,
   type SparklineView,
 } from '@pipwise/domain';
-import { eq, sql } from 'drizzle-orm';
 import type { CoreDeps } from '../../context.js';
-import { klines } from '../../db/schema.js';
 import type { Entry, InstrumentTable } from './instrument-table.js';
 import { barView, readBars, type Bar } from './klines.js';
 
@@ -73,17 +70,5 @@ export class ChartReads {
       });
     }
     return result;
-  }
-
-  /** How many bars each period holds for an instrument (operations and tests). */
-  async barCounts(instrumentId: number): Promise<Record<KlinePeriod, number>> {
-    const rows = await this.deps.database.db
-      .select({ period: klines.period, count: sql<number>`count(*)::int` })
-      .from(klines)
-      .where(eq(klines.instrumentId, instrumentId))
-      .groupBy(klines.period);
-    const counts = Object.fromEntries(KLINE_PERIODS.map((period) => [period, 0])) as Record<KlinePeriod, number>;
-    for (const row of rows) counts[row.period as KlinePeriod] = Number(row.count);
-    return counts;
   }
 }

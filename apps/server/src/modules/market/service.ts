@@ -167,9 +167,4 @@ export class MarketEngine implements MarketService {
   sparklines(instrumentId: number | undefined, period: KlinePeriod): Promise<SparklineView[]> {
     return this.charts.sparklines(instrumentId, period);
   }
-
-  /** How many bars each period holds for an instrument (operations and tests). */
-  barCounts(instrumentId: number): Promise<Record<KlinePeriod, number>> {
-    return this.charts.barCounts(instrumentId);
-  }
 }
