@@ -3,14 +3,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { markDesktop } from './app/desktop';
-import { router } from './app/router';
+import { appHistory } from './app/router';
 import { setupApp } from './app/setup';
 import { initI18n } from './i18n';
 import './base.css';
 import './app/desktop.css';
 
 markDesktop();
-setupApp((path) => void router.navigate(path));
+setupApp((path) => appHistory.push(path));
 
 const root = document.getElementById('root');
 if (root) {

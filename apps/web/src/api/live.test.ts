@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { connectLiveData, subscribeOrderEvents } from './live';
 import { accountKeys } from './queries/account';
-import { orderKeys, OrderStatus, type OrderPages, type OrderStatusValue } from './queries/orders';
+import { orderKeys, OrderStatus, type OrderPages, type OrderStatusValue } from './queries/orderKeys';
 import { ScriptedSocket } from './scriptedSocket';
 import { LiveSocket } from './socket';
 import type { Balance, Order, OrderPage } from './types';

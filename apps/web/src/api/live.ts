@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { accountKeys } from './queries/account';
 import { depositKeys, withdrawKeys } from './queries/cashierKeys';
 import { marketKeys } from './queries/market';
-import { mapOrders, orderKeys, OrderStatus, type OrderPages, type OrderStatusValue } from './queries/orders';
+import { mapOrders, orderKeys, OrderStatus, type OrderPages, type OrderStatusValue } from './queries/orderKeys';
 import { LiveSocket } from './socket';
 import type { DayMarketTick, ForexTradePush, Order, TradePair } from './types';
 

@@ -4,10 +4,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import ConfigProvider from 'antd-mobile/es/components/config-provider';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-// The DOM build of the provider, so a navigation can ask to be drawn at once (`flushSync`).
-import { RouterProvider } from 'react-router/dom';
 import { antdLocale } from '../i18n/antd-locale';
-import { router } from './router';
+import { AppRouter } from './router';
 import { queryClient } from './setup';
 
 export function App() {
@@ -16,7 +14,7 @@ export function App() {
   return (
     <ConfigProvider locale={locale}>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <AppRouter />
       </QueryClientProvider>
     </ConfigProvider>
   );

@@ -1,9 +1,10 @@
-import Button from 'antd-mobile/es/components/button';
-import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
-import { Screen } from '../components/Screen';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '../stores/session';
-import { loginPath, Paths } from '../routing/paths';
+import { loginPath } from '../routing/paths';
+import { lazyScreen } from './antdRender';
+
+/** Loaded when a demo account opens one of these screens, so the first screen carries no top bar's code. */
+const DemoBlocked = lazyScreen(() => import('./DemoBlocked'));
 
 /**
  * The frame of the screens that move money or identity (wallet, deposit, withdraw, auth, invite,
@@ -11,24 +12,9 @@ import { loginPath, Paths } from '../routing/paths';
  * message (docs/api.md) with the ways to a real account. The server refuses demos too; this only says so first.
  */
 export function RealAccountOnly() {
-  const { t } = useTranslation();
   const location = useLocation();
-  const navigate = useNavigate();
   const token = useSession((state) => state.token);
   const user = useSession((state) => state.user);
   if (!token) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
-  if (user?.is_demo !== 1) return <Outlet />;
-  return (
-    <Screen title={t('common.demo_blocked_title')} back>
-      <div className="state-block" role="alert">
-        <p>{t('common.demo_blocked')}</p>
-        <Button color="primary" block onClick={() => void navigate(Paths.register)}>
-          {t('auth.register')}
-        </Button>
-        <Button block onClick={() => void navigate(loginPath(location.pathname + location.search))}>
-          {t('auth.login')}
-        </Button>
-      </div>
-    </Screen>
-  );
+  return user?.is_demo === 1 ? <DemoBlocked /> : <Outlet />;
 }

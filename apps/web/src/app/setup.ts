@@ -1,25 +1,10 @@
 import { QueryClient } from '@tanstack/react-query';
-import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
-import { createRoot, type Root } from 'react-dom/client';
 import { connectFeed, feedState } from '../api/feed';
 import { ApiError, configureApi } from '../api/http';
 import { connectLiveData, liveSocket } from '../api/live';
 import { currentLanguage, i18n } from '../i18n';
 import { useSession } from '../stores/session';
-
-type RootHolder = Element & { __pipwiseRoot?: Root };
-
-/** React 19 has no ReactDOM.render: antd-mobile's Toast and Dialog render through createRoot. */
-unstableSetRender((node, container) => {
-  const holder = container as RootHolder;
-  const root = (holder.__pipwiseRoot ??= createRoot(container));
-  root.render(node);
-  return async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    root.unmount();
-    delete holder.__pipwiseRoot;
-  };
-});
+import { loadAntdRender } from './antdRender';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -40,7 +25,7 @@ i18n.on('languageChanged', () => void queryClient.invalidateQueries());
 let loadingCount = 0;
 
 /** Toast (and the animation library under it) loads on first use, keeping it out of the first paint's JS. */
-const toast = () => import('antd-mobile/es/components/toast').then((module) => module.default);
+const toast = () => Promise.all([import('antd-mobile/es/components/toast'), loadAntdRender()]).then(([module]) => module.default);
 
 /** Wires the API client to the app. `navigate` is the router's, used when the server says 999. */
 export function setupApp(navigate: (path: string) => void) {

@@ -1,7 +1,8 @@
 import { AppOutline, FileOutline, HistogramOutline, StarOutline, UnorderedListOutline, UserOutline } from 'antd-mobile-icons';
-import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import type { ComponentType, LazyExoticComponent, ReactNode } from 'react';
 import HomePage from '../features/home/HomePage';
 import { Paths } from '../routing/paths';
+import { lazyScreen } from './antdRender';
 
 export interface TabDef {
   path: string;
@@ -18,35 +19,35 @@ export const TABS: TabDef[] = [
     path: Paths.trade,
     labelKey: 'nav.trade',
     icon: <HistogramOutline />,
-    Screen: lazy(() => import('../features/trade/TradePage')),
+    Screen: lazyScreen(() => import('../features/trade/TradePage')),
     requiresLogin: false,
   },
   {
     path: Paths.order,
     labelKey: 'nav.order',
     icon: <UnorderedListOutline />,
-    Screen: lazy(() => import('../features/order/OrderPage')),
+    Screen: lazyScreen(() => import('../features/order/OrderPage')),
     requiresLogin: true,
   },
   {
     path: Paths.rank,
     labelKey: 'nav.rank',
     icon: <StarOutline />,
-    Screen: lazy(() => import('../features/rank/RankPage')),
+    Screen: lazyScreen(() => import('../features/rank/RankPage')),
     requiresLogin: false,
   },
   {
     path: Paths.news,
     labelKey: 'nav.news',
     icon: <FileOutline />,
-    Screen: lazy(() => import('../features/news/NewsPage')),
+    Screen: lazyScreen(() => import('../features/news/NewsPage')),
     requiresLogin: false,
   },
   {
     path: Paths.user,
     labelKey: 'nav.user',
     icon: <UserOutline />,
-    Screen: lazy(() => import('../features/user/UserPage')),
+    Screen: lazyScreen(() => import('../features/user/UserPage')),
     requiresLogin: true,
   },
 ];

@@ -1,7 +1,7 @@
 import type { CompanyView } from '@pipwise/domain';
 import { InfiniteScroll } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useCompanySearchQuery } from '../api/queries/company';
+import { useCompanySearchQuery } from '../api/queries/companySearch';
 import { EmptyState, ErrorState, ListSkeleton } from '../components/states';
 import { enterCompany } from './site';
 import './company.css';

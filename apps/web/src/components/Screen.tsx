@@ -1,6 +1,7 @@
 import NavBar from 'antd-mobile/es/components/nav-bar';
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { ScreenFrame } from './ScreenFrame';
 
 /** React Router numbers its history entries; at 0 there is nothing of ours to go back to. */
 const canGoBack = () => ((window.history.state as { idx?: number } | null)?.idx ?? 0) > 0;
@@ -20,41 +21,21 @@ interface ScreenProps {
   title?: ReactNode;
   back?: boolean;
   right?: ReactNode;
-  /** Tab screens leave room for the footer tab bar. */
   withTabBar?: boolean;
   className?: string;
 }
 
-/**
- * One scroll container per screen, so a kept-alive tab screen gets its own scroll position back when it
- * is shown again (a hidden Activity loses its layout, and with it the scroll offset).
- */
+/** A screen, with a top bar when it has a title. The first screen has none: it uses ScreenFrame, without NavBar's code. */
 export function Screen({ children, title, back, right, withTabBar, className }: ScreenProps) {
   const goBack = useGoBack();
-  const scroller = useRef<HTMLDivElement>(null);
-  const offset = useRef(0);
-
-  useLayoutEffect(() => {
-    const element = scroller.current;
-    if (element) element.scrollTop = offset.current;
-  }, []);
-
+  const nav = title !== undefined && (
+    <NavBar className="screen-nav" back={back ? '' : null} onBack={goBack} right={right}>
+      {title}
+    </NavBar>
+  );
   return (
-    <div className={`screen${withTabBar ? ' screen-tabbed' : ''}${className ? ` ${className}` : ''}`}>
-      {title !== undefined && (
-        <NavBar className="screen-nav" back={back ? '' : null} onBack={goBack} right={right}>
-          {title}
-        </NavBar>
-      )}
-      <div
-        className="screen-body"
-        ref={scroller}
-        onScroll={(event) => {
-          offset.current = event.currentTarget.scrollTop;
-        }}
-      >
-        {children}
-      </div>
-    </div>
+    <ScreenFrame top={nav} withTabBar={withTabBar} className={className}>
+      {children}
+    </ScreenFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { ApiPath } from '@pipwise/domain';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../../stores/session';
 import { http } from '../http';
 import type { AccountFigures, Balance, ForexTradePush, UserView } from '../types';
@@ -58,14 +58,5 @@ export function useLiveAccountQuery() {
     queryKey: accountKeys.live(),
     queryFn: () => client.getQueryData<ForexTradePush>(accountKeys.live()) ?? null,
     staleTime: Infinity,
-  });
-}
-
-export function useResetDemoMutation() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: () => http.get<unknown>(ApiPath.resetDemo, undefined, { loading: true }),
-    onSuccess: () =>
-      Promise.all([client.invalidateQueries({ queryKey: accountKeys.all }), client.invalidateQueries({ queryKey: ['orders'] })]),
   });
 }

@@ -1,7 +1,7 @@
-import { CompanyPath, type CompanyPageView, type CompanyStatusView, type CompanyView } from '@pipwise/domain';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { CompanyPath, type CompanyStatusView, type CompanyView } from '@pipwise/domain';
+import { useQuery } from '@tanstack/react-query';
 import { http } from '../http';
-import { STALE_REFERENCE, STALE_SHORT } from './staleTimes';
+import { STALE_REFERENCE } from './staleTimes';
 
 export const companyKeys = {
   all: ['company'] as const,
@@ -28,21 +28,5 @@ export function useCompanyQuery() {
     queryKey: companyKeys.current(),
     queryFn: () => http.get<CompanyView>(CompanyPath.company, undefined, { silent: true, initial: true }),
     staleTime: STALE_REFERENCE,
-  });
-}
-
-export const nextCompanyPage = (last: CompanyPageView, pages: CompanyPageView[]) => {
-  const loaded = pages.reduce((sum, page) => sum + page.data.length, 0);
-  return last.data.length > 0 && loaded < last.total ? last.page + 1 : undefined;
-};
-
-export function useCompanySearchQuery(name: string, enabled: boolean) {
-  return useInfiniteQuery({
-    queryKey: companyKeys.search(name),
-    queryFn: ({ pageParam }) => http.get<CompanyPageView>(CompanyPath.search, { page: pageParam, ...(name ? { name } : {}) }),
-    initialPageParam: 1,
-    getNextPageParam: nextCompanyPage,
-    staleTime: STALE_SHORT,
-    enabled,
   });
 }

@@ -1,23 +1,11 @@
 import { ApiPath } from '@pipwise/domain';
-import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { http, outcomeUnknown, toastFailure } from '../http';
 import { IntentKeys } from '../intent';
 import type { Order, OrderPage } from '../types';
 import { accountKeys } from './account';
+import { orderKeys, OrderStatus, type OrderStatusValue } from './orderKeys';
 import { STALE_SHORT } from './staleTimes';
-
-/** Order status (docs/api.md): 1 holding, 0 pending, 3 history. */
-export const OrderStatus = { holding: 1, pending: 0, history: 3 } as const;
-export type OrderStatusValue = (typeof OrderStatus)[keyof typeof OrderStatus];
-
-export const orderKeys = {
-  all: ['orders'] as const,
-  lists: () => [...orderKeys.all, 'list'] as const,
-  list: (status: OrderStatusValue) => [...orderKeys.lists(), status] as const,
-};
-
-/** A page is asked for by the id of the last order before it (null: from the top). */
-export type OrderPages = InfiniteData<OrderPage, number | null>;
 
 export function useOrdersQuery(status: OrderStatusValue, enabled = true) {
   return useInfiniteQuery({
@@ -37,12 +25,6 @@ export function useOrdersQuery(status: OrderStatusValue, enabled = true) {
  * server sends it without exit price, P&L or fee, since it never had them.
  */
 export const neverFilled = (order: Order) => order.Status === OrderStatus.history && order.UpdatePrice === null;
-
-/** Applies a change to every loaded order of one list, as live pushes do. */
-export function mapOrders(pages: OrderPages | undefined, change: (orders: Order[]) => Order[]): OrderPages | undefined {
-  if (!pages) return pages;
-  return { ...pages, pages: pages.pages.map((page) => ({ ...page, data: change(page.data) })) };
-}
 
 function useInvalidateTrading() {
   const client = useQueryClient();

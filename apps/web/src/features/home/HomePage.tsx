@@ -7,7 +7,7 @@ import { useTopic } from '../../api/live';
 import { useCompanyStatusQuery } from '../../api/queries/company';
 import { useCategoriesQuery, useSparklinesQuery, useTradeListQuery } from '../../api/queries/market';
 import { Paths } from '../../routing/paths';
-import { Screen } from '../../components/Screen';
+import { ScreenFrame } from '../../components/ScreenFrame';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { Brand } from '../../company/Brand';
 import { PairRow } from '../../components/PairRow';
@@ -30,7 +30,7 @@ export default function HomePage() {
   const shown = (pairs.data ?? []).filter((pair) => categoryId === null || pair.CategoryId === categoryId);
 
   return (
-    <Screen withTabBar>
+    <ScreenFrame withTabBar>
       <header className="home-header">
         <Brand />
         <div className="header-actions">
@@ -81,6 +81,6 @@ export default function HomePage() {
           <LanguageSidebar onClose={() => setLanguagesOpen(false)} />
         </Suspense>
       )}
-    </Screen>
+    </ScreenFrame>
   );
 }

@@ -2,14 +2,13 @@ import { Button, Dialog, Popup } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedState } from '../../api/feed';
+import { OrderStatus, type OrderStatusValue } from '../../api/queries/orderKeys';
 import {
   neverFilled,
-  OrderStatus,
   useCancelOrderMutation,
   useCloseOrderMutation,
   useOrdersQuery,
   useSetStopPriceMutation,
-  type OrderStatusValue,
 } from '../../api/queries/orders';
 import type { Order } from '../../api/types';
 import { PriceInput } from '../../components/PriceInput';

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { neverFilled, OrderStatus, useOrdersQuery, type OrderStatusValue } from '../../api/queries/orders';
+import { OrderStatus, type OrderStatusValue } from '../../api/queries/orderKeys';
+import { neverFilled, useOrdersQuery } from '../../api/queries/orders';
 import type { Order } from '../../api/types';
 import { profitTone } from '../../components/market';
 import { PagedList } from '../../components/PagedList';

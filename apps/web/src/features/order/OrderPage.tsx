@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useSocketMessage, useTopic } from '../../api/live';
 import { useAccountFiguresQuery, useLiveAccountQuery } from '../../api/queries/account';
-import { OrderStatus, type OrderStatusValue } from '../../api/queries/orders';
+import { OrderStatus, type OrderStatusValue } from '../../api/queries/orderKeys';
 import { profitTone } from '../../components/market';
 import { Screen } from '../../components/Screen';
 import { formatMoney, formatProfit } from '../../i18n/format';

@@ -22,7 +22,8 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useBalanceQuery, useResetDemoMutation } from '../../api/queries/account';
+import { useBalanceQuery } from '../../api/queries/account';
+import { useResetDemoMutation } from '../../api/queries/resetDemo';
 import { useBasicInfoQuery } from '../../api/queries/auth';
 import { useRealNameQuery } from '../../api/queries/identity';
 import { useUnreadNoticesQuery } from '../../api/queries/notices';

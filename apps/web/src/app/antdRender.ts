@@ -1,0 +1,13 @@
+import { lazy, type ComponentType } from 'react';
+
+/**
+ * antd-mobile draws Toast and Dialog through a render function of its own, which for React 19 must be set
+ * (setAntdRender.ts) before the first one opens. Setting it brings antd-mobile's legacy renderer along, which
+ * the first screen needs only for a toast, so it loads with the first toast and with every other screen instead.
+ */
+export const loadAntdRender = () => import('./setAntdRender');
+
+/** A lazy screen that may open a Toast or Dialog: its chunk and antd-mobile's render load together. */
+export function lazyScreen<T extends ComponentType>(load: () => Promise<{ default: T }>) {
+  return lazy(() => Promise.all([load(), loadAntdRender()]).then(([module]) => module));
+}
