@@ -15,41 +15,97 @@ import {
   type OrderSideValue,
 } from '@pipwise/domain';
 import { and, eq, inArray } from 'drizzle-orm';
+import { GroupCommit, type ItemOutcome } from '../../db/group-commit.js';
 import { orders } from '../../db/schema.js';
+import type { Executor } from '../../db/client.js';
 import type { Quote } from '../market/api.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
 import type { OrderRow, TradingCore } from './core.js';
 import type { OrderLifecycle } from './lifecycle.js';
 
-/** What the risk engine asks for: each its own transaction, each at most once. */
+/** Take-profits and stop-losses closed in one transaction at most; more wait for the next. */
+const MAX_TRIGGERS_PER_TRANSACTION = 200;
+
+interface TriggeredClose {
+  orderId: number;
+  quote: Quote;
+}
+
+/**
+ * What the risk engine asks for, each at most once. Take-profits and stop-losses that fire together
+ * (a flash move) are closed in batches, one transaction each, in the order they fired, each with its
+ * own outcome; the rest is one transaction an action.
+ */
 export class EngineActions {
+  private readonly triggered = new GroupCommit<TriggeredClose, OrderRow | null>((items) => this.closeTriggered(items), {
+    maxBatch: MAX_TRIGGERS_PER_TRANSACTION,
+    concurrency: 1,
+  });
+
   constructor(
     private readonly core: TradingCore,
     private readonly lifecycle: OrderLifecycle,
   ) {}
 
   /** Fires TP or SL if the order is still holding and `quote` really reaches its current level. */
-  async closeOnTrigger(orderId: number, quote: Quote): Promise<OrderRow | null> {
-    const closed = await this.core.db.transaction(async (tx) => {
-      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
-      if (!order || order.status !== OrderStatus.holding) return null;
-      const side = order.side as OrderSideValue;
-      const exit = exitPrice(side, quote);
-      const reason = stopReached(side, exit, { takeProfit: order.takeProfit, stopLoss: order.stopLoss });
-      if (!reason) return null;
-      const instrument = this.core.deps.market.getInstrument(order.instrumentId);
-      if (!instrument) return null;
-      await this.core.deps.wallet.lock(tx, order.userId);
-      return this.lifecycle.closeLocked(
+  closeOnTrigger(orderId: number, quote: Quote): Promise<OrderRow | null> {
+    return this.triggered.submit({ orderId, quote });
+  }
+
+  /**
+   * One batch of triggered closes: the owners' wallets locked (in user order, as every batch takes
+   * them), the orders read under those locks (an order changes only under its owner's), then each
+   * close in a savepoint of its own, so that one failing leaves the others. Notices follow the commit.
+   */
+  private async closeTriggered(items: TriggeredClose[]): Promise<ItemOutcome<OrderRow | null>[]> {
+    const ids = items.map((item) => item.orderId);
+    const outcomes = await this.core.db.transaction(async (tx) => {
+      const owners = await tx.selectDistinct({ userId: orders.userId }).from(orders).where(inArray(orders.id, ids));
+      await this.core.deps.wallet.lockMany(
         tx,
-        order,
-        instrument,
-        exit,
-        reason === 'take_profit' ? CloseReason.takeProfit : CloseReason.stopLoss,
+        owners.map((owner) => owner.userId),
       );
+      const rows = new Map((await tx.select().from(orders).where(inArray(orders.id, ids))).map((row) => [row.id, row]));
+      const answered: ItemOutcome<OrderRow | null>[] = [];
+      for (const item of items) {
+        try {
+          answered.push({
+            ok: true,
+            value: await tx.transaction((savepoint) => this.closeReached(savepoint, rows.get(item.orderId), item.quote)),
+          });
+        } catch (error) {
+          answered.push({ ok: false, error });
+        }
+      }
+      return answered;
     });
-    if (closed) this.core.closedNotice(closed.userId, [closed.id]);
-    return closed;
+    const closedByUser = new Map<number, number[]>();
+    for (const outcome of outcomes) {
+      if (!outcome.ok || !outcome.value) continue;
+      const list = closedByUser.get(outcome.value.userId) ?? [];
+      list.push(outcome.value.id);
+      closedByUser.set(outcome.value.userId, list);
+    }
+    for (const [userId, closed] of closedByUser) this.core.closedNotice(userId, closed);
+    return outcomes;
+  }
+
+  /** Closes a holding order, its owner's wallet locked, if `quote` really reaches its current TP or SL. */
+  private async closeReached(tx: Executor, order: OrderRow | undefined, quote: Quote): Promise<OrderRow | null> {
+    if (!order || order.status !== OrderStatus.holding) return null;
+    const side = order.side as OrderSideValue;
+    const exit = exitPrice(side, quote);
+    const reason = stopReached(side, exit, { takeProfit: order.takeProfit, stopLoss: order.stopLoss });
+    if (!reason) return null;
+    const instrument = this.core.deps.market.getInstrument(order.instrumentId);
+    if (!instrument) return null;
+    return this.lifecycle.closeLocked(
+      tx,
+      order,
+      instrument,
+      exit,
+      reason === 'take_profit' ? CloseReason.takeProfit : CloseReason.stopLoss,
+    );
   }
 
   /**
