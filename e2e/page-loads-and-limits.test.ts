@@ -42,6 +42,23 @@ describe('loading the page is never rate-limited, and a refusal is a page in the
     await context.close();
   });
 
+  it('offline on the way to a screen it has not opened, the app says so with a retry instead of going blank', async () => {
+    const { context, page } = await phone(browser, 'en');
+    await open(page, '/');
+    await page.getByRole('list', { name: 'Markets' }).waitFor();
+    // The language screen's code is not downloaded yet: it cannot arrive while the phone is offline.
+    await context.setOffline(true);
+    await page.evaluate(() => (window.location.hash = '#/language'));
+    // Beside the banner that says the phone is offline.
+    const failed = page.getByRole('alert').filter({ hasText: 'Could not load. Please try again.' });
+    await failed.waitFor();
+    await context.setOffline(false);
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await page.getByText('Français', { exact: true }).waitFor();
+    expect(page.url()).toMatch(/#\/language$/);
+    await context.close();
+  });
+
   it('shows an API refusal opened in the address bar as a page in the browser’s language, not JSON', async () => {
     const context = await browser.newContext({ locale: 'fr-FR' });
     const page = await context.newPage();

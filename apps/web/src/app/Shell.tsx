@@ -6,6 +6,7 @@ import { liveSocket, useOrderEvents } from '../api/live';
 import { useUserInfoQuery } from '../api/queries/account';
 import { marketKeys } from '../api/queries/market';
 import { ConnectionBanner } from '../components/ConnectionBanner';
+import { ScreenBoundary } from '../components/ScreenBoundary';
 import { PageSkeleton } from '../components/states';
 import { CompanySite } from '../company/CompanySite';
 import { useSession } from '../stores/session';
@@ -53,15 +54,19 @@ export function Shell() {
       <CompanySite />
       {kept.map(({ path, Screen }) => (
         <Activity key={path} mode={path === tab?.path ? 'visible' : 'hidden'}>
-          <Suspense fallback={<PageSkeleton />}>
-            <Screen />
-          </Suspense>
+          <ScreenBoundary>
+            <Suspense fallback={<PageSkeleton />}>
+              <Screen />
+            </Suspense>
+          </ScreenBoundary>
         </Activity>
       ))}
       {!tab && (
-        <Suspense fallback={<PageSkeleton />}>
-          <Outlet />
-        </Suspense>
+        <ScreenBoundary key={location.pathname}>
+          <Suspense fallback={<PageSkeleton />}>
+            <Outlet />
+          </Suspense>
+        </ScreenBoundary>
       )}
       {tab && (
         <nav className="tab-bar" aria-label={t('nav.main')}>
