@@ -244,9 +244,9 @@ describe('the order ticket (issue 10 items 3–5)', () => {
     await page.locator('.adm-selector-item', { hasText: /^2×$/ }).click();
     await lotField().fill('20');
     const figures = await api<AccountFiguresView>(ApiPath.forexDetail, token);
-    await expect.poll(async () => amount(await page.getByTestId('estimate-margin-buy').innerText())).toBeGreaterThan(
-      figures.available_prepayment,
-    );
+    await expect
+      .poll(async () => amount(await page.getByTestId('estimate-margin-buy').innerText()))
+      .toBeGreaterThan(figures.available_prepayment);
     const holding = async () => (await myOrders(token, 1)).total;
     const heldBefore = await holding();
     const sent = submits.length;

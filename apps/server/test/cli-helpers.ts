@@ -65,10 +65,12 @@ export async function cliDatabase(kind: DbKind, label: string, { empty = false }
   });
 }
 
-const COMMANDS = { operator: operatorMain, audit: auditMain, 'db-roles': dbRolesMain, 'import-bars': importBarsMain } satisfies Record<
-  string,
-  CliMain
->;
+const COMMANDS = {
+  operator: operatorMain,
+  audit: auditMain,
+  'db-roles': dbRolesMain,
+  'import-bars': importBarsMain,
+} satisfies Record<string, CliMain>;
 export type CliScript = keyof typeof COMMANDS;
 
 /** The environment a command is given: the test's own without its database, then `env` naming one. */

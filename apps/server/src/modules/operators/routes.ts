@@ -160,7 +160,11 @@ export function operatorRoutes(operators: OperatorsService, approvals: Approvals
 
     app.post('/admin/api/operators/:id/enable', async (request) => {
       const operator = requireOperator(request);
-      const enabled = await operators.enable(idOf(request.params, 'operator_not_found'), { ...operator, ip: request.ip }, request.ip);
+      const enabled = await operators.enable(
+        idOf(request.params, 'operator_not_found'),
+        { ...operator, ip: request.ip },
+        request.ip,
+      );
       if ('pending' in enabled) return ok(request, { pending_change: presentChange(enabled.pending) }, 'operator_enable_pending');
       return ok(request, view(enabled));
     });

@@ -195,7 +195,10 @@ describe('position watch', () => {
       lots: fc.integer({ min: 1, max: 30 }),
       open: fc.integer({ min: 950, max: 1050 }),
     });
-    const account = fc.record({ balance: fc.integer({ min: -300, max: 400 }), positions: fc.array(position, { minLength: 1, maxLength: 4 }) });
+    const account = fc.record({
+      balance: fc.integer({ min: -300, max: 400 }),
+      positions: fc.array(position, { minLength: 1, maxLength: 4 }),
+    });
     const step = fc.oneof(
       fc.record({
         kind: fc.constant('tick' as const),
@@ -208,7 +211,11 @@ describe('position watch', () => {
         rateMove: fc.integer({ min: -8, max: 8 }),
         tradable: fc.boolean(),
       }),
-      fc.record({ kind: fc.constant('balance' as const), userId: fc.integer({ min: 1, max: 5 }), balance: fc.integer({ min: 0, max: 400 }) }),
+      fc.record({
+        kind: fc.constant('balance' as const),
+        userId: fc.integer({ min: 1, max: 5 }),
+        balance: fc.integer({ min: 0, max: 400 }),
+      }),
       fc.record({ kind: fc.constant('level' as const), level: fc.constantFrom(20, 50, 100) }),
     );
     fc.assert(

@@ -364,7 +364,8 @@ export class PositionWatch {
     // Without margin in use there is nothing to stop out.
     if (!(used > 0)) return;
     const threshold = (this.stopOutLevel * used) / 100;
-    const room = this.figures.balance[account.slot]! + this.floatingOf(account) - (threshold + Math.abs(threshold) * RELATIVE_TOLERANCE);
+    const room =
+      this.figures.balance[account.slot]! + this.floatingOf(account) - (threshold + Math.abs(threshold) * RELATIVE_TOLERANCE);
     if (room <= 0) {
       account.underwater = true;
       for (const instrumentId of account.instruments) this.instrument(instrumentId).underwater.add(account.userId);
