@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, orders, wallets } from '../src/db/schema.js';
 import { expectLedgerInvariants } from './factories.js';
 import { DB_KINDS } from './harness.js';
+import type { TradingService } from '../src/modules/trading/service.js';
 import { startTradingServer, type TradingServer } from './trading-helpers.js';
 
 /** Accounts holding stop-losses, each with POSITIONS_EACH of them, and accounts a fall stops out. */
@@ -57,13 +58,16 @@ describe.each(DB_KINDS)('a flash move on %s', (kind) => {
     });
     const guarded = await Promise.all(Array.from({ length: STOP_LOSS_ACCOUNTS }, () => server.trader({ balance: '10000' })));
     const exposed = await Promise.all(Array.from({ length: STOPPED_OUT_ACCOUNTS }, () => server.trader({ balance: '5000' })));
+    // Two stop-losses of 40 each on a balance of 50: the gap takes it below zero, and the shortfall is written off.
+    const overdrawn = await Promise.all(Array.from({ length: 2 }, () => server.trader({ balance: '50' })));
     const rows = [
       ...guarded.flatMap((trader) => Array.from({ length: POSITIONS_EACH }, () => position(trader.userId, '0.01', STOP_LOSS))),
       ...exposed.map((trader) => position(trader.userId, '1', null)),
+      ...overdrawn.flatMap((trader) => [position(trader.userId, '0.01', STOP_LOSS), position(trader.userId, '0.01', STOP_LOSS)]),
     ];
     const db = server.database.db;
     const written = await db.insert(orders).values(rows).returning({ id: orders.id, userId: orders.userId });
-    for (const trader of [...guarded, ...exposed]) server.engine.requestReload(trader.userId);
+    for (const trader of [...guarded, ...exposed, ...overdrawn]) server.engine.requestReload(trader.userId);
     await server.engine.settled();
 
     const started = performance.now();
@@ -81,10 +85,13 @@ describe.each(DB_KINDS)('a flash move on %s', (kind) => {
         ),
       );
     const exposedIds = new Set(exposed.map((trader) => trader.userId));
+    const overdrawnIds = new Set(overdrawn.map((trader) => trader.userId));
     for (const order of closed) {
       expect(order.status).toBe(OrderStatus.history);
       expect(dec(order.closePrice!).eq(FLASH)).toBe(true);
-      expect(order.closeReason).toBe(exposedIds.has(order.userId) ? CloseReason.stopOut : CloseReason.stopLoss);
+      // An overdrawn account is past its stop-out level too: whichever comes first closes each position once.
+      if (overdrawnIds.has(order.userId)) expect([CloseReason.stopLoss, CloseReason.stopOut]).toContain(order.closeReason);
+      else expect(order.closeReason).toBe(exposedIds.has(order.userId) ? CloseReason.stopOut : CloseReason.stopLoss);
     }
     // One profit row an order: nothing closed twice.
     const postings = await db
@@ -106,6 +113,60 @@ describe.each(DB_KINDS)('a flash move on %s', (kind) => {
     for (const trader of guarded) expect(balances.get(trader.userId)).toBe('9800.00');
     // Stopped out with 1,000 left: the protection fired before the balance could go below zero.
     for (const trader of exposed) expect(balances.get(trader.userId)).toBe('1000.00');
+    const writtenOff = await db
+      .select({ userId: ledgerEntries.userId, amount: ledgerEntries.amount })
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.type, 'write_off'));
+    for (const trader of overdrawn) {
+      expect(balances.get(trader.userId)).toBe('0.00');
+      expect(writtenOff.filter((row) => row.userId === trader.userId).map((row) => dec(row.amount).toFixed(2))).toEqual([
+        '30.00',
+      ]);
+    }
     await expectLedgerInvariants(db);
   }, 300_000);
+
+  it('closes an order once however often its trigger is asked for at once, in one batch or in several', async () => {
+    const instrument = server.market.getInstrumentByCode('BTCUSD')!;
+    const trader = await server.trader({ balance: '10000' });
+    // Written after the engine's load and never announced: only the calls below close them.
+    const db = server.database.db;
+    const written = await db
+      .insert(orders)
+      .values(
+        Array.from({ length: 3 }, () => ({
+          userId: trader.userId,
+          instrumentId: instrument.id,
+          side: 1,
+          status: OrderStatus.holding,
+          lots: '0.01',
+          leverage: LEVERAGE,
+          placedPrice: FLASH,
+          openPrice: FLASH,
+          stopLoss: '55500',
+          margin: '28',
+          fee: '0',
+          openedAt: server.manualClock.now(),
+        })),
+      )
+      .returning({ id: orders.id });
+    const trading = (server.ctx.modules.find((module) => module.name === 'trading') as unknown as { service: TradingService })
+      .service;
+    const quote = { ...server.market.getQuote(instrument.id)!, bid: '55000', ask: '55010' };
+    const asked = await Promise.all(
+      Array.from({ length: 4 }, () => written.map((row) => trading.closeOnTrigger(row.id, quote))).flat(),
+    );
+    expect(
+      asked
+        .filter((closed) => closed !== null)
+        .map((closed) => closed.id)
+        .sort(),
+    ).toEqual(written.map((row) => row.id).sort());
+    const postings = await db
+      .select({ refId: ledgerEntries.refId })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.type, 'trade_profit'), eq(ledgerEntries.userId, trader.userId)));
+    expect(postings.map((posting) => posting.refId).sort()).toEqual(written.map((row) => row.id).sort());
+    await expectLedgerInvariants(db);
+  });
 });

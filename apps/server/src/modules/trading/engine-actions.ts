@@ -17,11 +17,10 @@ import {
 import { and, eq, inArray } from 'drizzle-orm';
 import { GroupCommit, type ItemOutcome } from '../../db/group-commit.js';
 import { orders } from '../../db/schema.js';
-import type { Executor } from '../../db/client.js';
 import type { Quote } from '../market/api.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
 import type { OrderRow, TradingCore } from './core.js';
-import type { OrderLifecycle } from './lifecycle.js';
+import type { Closing, OrderLifecycle } from './lifecycle.js';
 
 /** Take-profits and stop-losses closed in one transaction at most; more wait for the next. */
 const MAX_TRIGGERS_PER_TRANSACTION = 200;
@@ -33,8 +32,8 @@ interface TriggeredClose {
 
 /**
  * What the risk engine asks for, each at most once. Take-profits and stop-losses that fire together
- * (a flash move) are closed in batches, one transaction each, in the order they fired, each with its
- * own outcome; the rest is one transaction an action.
+ * (a flash move) are closed in batches, one transaction and a few statements each, in the order they
+ * fired; the rest is one transaction an action.
  */
 export class EngineActions {
   private readonly triggered = new GroupCommit<TriggeredClose, OrderRow | null>((items) => this.closeTriggered(items), {
@@ -54,44 +53,40 @@ export class EngineActions {
 
   /**
    * One batch of triggered closes: the owners' wallets locked (in user order, as every batch takes
-   * them), the orders read under those locks (an order changes only under its owner's), then each
-   * close in a savepoint of its own, so that one failing leaves the others. Notices follow the commit.
+   * them), the orders read under those locks (an order changes only under its owner's), each checked
+   * against its quote, and those still reached closed together (`closeManyLocked`). Notices follow the
+   * commit. A batch that fails fails every close in it; the engine then reads those accounts again.
    */
   private async closeTriggered(items: TriggeredClose[]): Promise<ItemOutcome<OrderRow | null>[]> {
     const ids = items.map((item) => item.orderId);
-    const outcomes = await this.core.db.transaction(async (tx) => {
+    const closed = await this.core.db.transaction(async (tx) => {
       const owners = await tx.selectDistinct({ userId: orders.userId }).from(orders).where(inArray(orders.id, ids));
-      await this.core.deps.wallet.lockMany(
+      const wallets = await this.core.deps.wallet.lockMany(
         tx,
         owners.map((owner) => owner.userId),
       );
       const rows = new Map((await tx.select().from(orders).where(inArray(orders.id, ids))).map((row) => [row.id, row]));
-      const answered: ItemOutcome<OrderRow | null>[] = [];
+      // A level put back by a reload while its close still waited can fire again: each order closes once.
+      const closings = new Map<number, Closing>();
       for (const item of items) {
-        try {
-          answered.push({
-            ok: true,
-            value: await tx.transaction((savepoint) => this.closeReached(savepoint, rows.get(item.orderId), item.quote)),
-          });
-        } catch (error) {
-          answered.push({ ok: false, error });
-        }
+        const closing = closings.has(item.orderId) ? null : this.reached(rows.get(item.orderId), item.quote);
+        if (closing) closings.set(item.orderId, closing);
       }
-      return answered;
+      return new Map((await this.lifecycle.closeManyLocked(tx, [...closings.values()], wallets)).map((row) => [row.id, row]));
     });
     const closedByUser = new Map<number, number[]>();
-    for (const outcome of outcomes) {
-      if (!outcome.ok || !outcome.value) continue;
-      const list = closedByUser.get(outcome.value.userId) ?? [];
-      list.push(outcome.value.id);
-      closedByUser.set(outcome.value.userId, list);
-    }
-    for (const [userId, closed] of closedByUser) this.core.closedNotice(userId, closed);
-    return outcomes;
+    for (const row of closed.values()) closedByUser.set(row.userId, [...(closedByUser.get(row.userId) ?? []), row.id]);
+    for (const [userId, orderIds] of closedByUser) this.core.closedNotice(userId, orderIds);
+    const answered = new Set<number>();
+    return items.map((item) => {
+      const row = answered.has(item.orderId) ? undefined : closed.get(item.orderId);
+      answered.add(item.orderId);
+      return { ok: true, value: row ?? null };
+    });
   }
 
-  /** Closes a holding order, its owner's wallet locked, if `quote` really reaches its current TP or SL. */
-  private async closeReached(tx: Executor, order: OrderRow | undefined, quote: Quote): Promise<OrderRow | null> {
+  /** The close of a holding order whose current TP or SL `quote` really reaches, or null. */
+  private reached(order: OrderRow | undefined, quote: Quote): Closing | null {
     if (!order || order.status !== OrderStatus.holding) return null;
     const side = order.side as OrderSideValue;
     const exit = exitPrice(side, quote);
@@ -99,13 +94,7 @@ export class EngineActions {
     if (!reason) return null;
     const instrument = this.core.deps.market.getInstrument(order.instrumentId);
     if (!instrument) return null;
-    return this.lifecycle.closeLocked(
-      tx,
-      order,
-      instrument,
-      exit,
-      reason === 'take_profit' ? CloseReason.takeProfit : CloseReason.stopLoss,
-    );
+    return { order, instrument, exit, reason: reason === 'take_profit' ? CloseReason.takeProfit : CloseReason.stopLoss };
   }
 
   /**

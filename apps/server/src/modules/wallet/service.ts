@@ -191,6 +191,52 @@ export class WalletService {
     return balanceAfter;
   }
 
+  /**
+   * Many postings in one statement, in the order given, for wallets the caller has locked: each wallet
+   * moves by the sum of its postings, and each ledger row carries the balance after it (the wallet's
+   * balance before plus the postings up to it). Nothing is refused: a caller whose postings may take a
+   * balance below zero writes it off among them, as `post` with `allowNegative` lets it. Answers each
+   * wallet's balance after.
+   */
+  async postMany(tx: Executor, postings: LedgerPosting[]): Promise<Map<number, Dec>> {
+    if (postings.length === 0) return new Map();
+    const values = postings.map((posting, seq) => ({
+      seq,
+      user_id: posting.userId,
+      type: posting.type,
+      amount: roundBalance(posting.amount).toFixed(2),
+      memo_params: posting.memoParams ?? {},
+      ref_type: posting.refType ?? null,
+      ref_id: posting.refId ?? null,
+    }));
+    const result = rowsOf(
+      await tx.execute(sql`
+        WITH p AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+            AS p(seq int, user_id bigint, type text, amount numeric, memo_params jsonb, ref_type text, ref_id bigint)
+        ),
+        changed AS (
+          UPDATE ${wallets} w SET balance = w.balance + t.delta, version = w.version + 1, updated_at = now()
+          FROM (SELECT user_id, sum(amount) AS delta FROM p GROUP BY user_id) t
+          WHERE w.user_id = t.user_id
+          RETURNING w.user_id, w.balance - t.delta AS balance_before, w.balance
+        ),
+        posted AS (
+          INSERT INTO ${ledgerEntries} (user_id, type, amount, balance_after, memo_key, memo_params, ref_type, ref_id)
+          SELECT p.user_id, p.type, p.amount,
+                 changed.balance_before + sum(p.amount) OVER (PARTITION BY p.user_id ORDER BY p.seq),
+                 'ledger_' || p.type, p.memo_params, p.ref_type, p.ref_id
+          FROM p JOIN changed USING (user_id)
+          ORDER BY p.seq
+        )
+        SELECT user_id, balance FROM changed`),
+    );
+    const after = new Map(result.map((row) => [Number(row.user_id), dec(row.balance as string)]));
+    if (after.size !== new Set(postings.map((posting) => posting.userId)).size)
+      throw new Error('postMany: a wallet does not exist');
+    return after;
+  }
+
   /** Cash balances of many accounts at once, with their versions (the risk engine's load and refresh). */
   async balances(userIds: number[]): Promise<Map<number, { balance: string; version: number }>> {
     const result = new Map<number, { balance: string; version: number }>();
