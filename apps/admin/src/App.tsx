@@ -20,7 +20,12 @@ export function App() {
       </Suspense>
     );
   }
-  if (!operator) return <Login />;
+  if (!operator)
+    return (
+      <Suspense fallback={<Spin fullscreen />}>
+        <Login />
+      </Suspense>
+    );
   return (
     <Suspense fallback={<Spin fullscreen />}>
       <Shell />

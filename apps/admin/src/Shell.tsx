@@ -1,9 +1,9 @@
 import { MenuOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, Result, Segmented, Space, Spin, Typography } from 'antd';
-import { Suspense, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { setLanguage, type AdminLanguage } from './i18n';
+import { loadAllMessages, setLanguage, type AdminLanguage } from './i18n';
 import { PAGES } from './pages';
 import { useSession } from './session';
 
@@ -19,6 +19,7 @@ export default function Shell() {
   // Below 992 px (a tablet held upright) the menu folds away and a button in the header brings it back.
   const [narrow, setNarrow] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => void loadAllMessages(), []);
   const items = GROUPS.map((group) => ({
     key: group,
     type: 'group' as const,

@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
 import { HashRouter } from 'react-router';
 import { App } from './App';
-import './i18n';
+import { i18nReady } from './i18n';
 import { SessionProvider } from './session';
 
 const queryClient = new QueryClient({
@@ -37,8 +37,11 @@ function Providers() {
 
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <Providers />
-  </StrictMode>,
+// The words every page shares first: nothing renders as keys while they load.
+void i18nReady.then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <Providers />
+    </StrictMode>,
+  ),
 );

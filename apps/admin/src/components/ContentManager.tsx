@@ -45,7 +45,8 @@ function SavedPreview({ html, title }: { html: string; title: string }) {
 }
 
 export function ContentManager({ kind, contentMax, withDescription = false }: ContentManagerProps) {
-  const { t } = useTranslation('content');
+  // The languages are named by the catalogue's words.
+  const { t } = useTranslation(['content', 'catalogue']);
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [lang, setLang] = useState<string | undefined>(undefined);

@@ -14,7 +14,8 @@ const STATUS_COLOURS = ['processing', 'success', 'default'] as const;
 
 /** What the change would do, in words: the settings with their new values, the operator and role. */
 function Summary({ change }: { change: PendingChangeView }) {
-  const { t } = useTranslation('changes');
+  // A setting is named by the settings page's own words.
+  const { t } = useTranslation(['changes', 'settings']);
   if (change.kind === 'settings') {
     const changes = (change.payload.changes ?? {}) as Record<string, string>;
     const weakened = new Set((change.payload.weakened ?? []) as string[]);
