@@ -27,7 +27,7 @@ export interface CliIo {
   terminal?: { write: (text: string) => unknown };
 }
 
-export function processIo(): CliIo {
+function processIo(): CliIo {
   return {
     args: process.argv.slice(2),
     out: (line) => console.log(line),

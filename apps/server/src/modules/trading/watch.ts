@@ -341,7 +341,7 @@ export class PositionWatch {
     return { triggers, stopOutCandidates };
   }
 
-  /** The account's equity at the current marks (an instrument not yet quoted counts for nothing). */
+  /** The account's floating P&L at the current marks (an instrument not yet quoted counts for nothing). */
   private floatingOf(account: Account): number {
     let floating = 0;
     for (const instrumentId of account.instruments) {
