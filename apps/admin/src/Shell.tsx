@@ -1,5 +1,5 @@
 import { MenuOutlined } from '@ant-design/icons';
-import { Button, Layout, Menu, Result, Segmented, Space, Spin, Typography } from 'antd';
+import { App as AntApp, Button, Layout, Menu, Result, Segmented, Space, Spin, Typography } from 'antd';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
@@ -27,70 +27,73 @@ export default function Shell() {
     children: pages.filter((page) => page.group === group).map((page) => ({ key: page.path, label: t(page.label) })),
   })).filter((group) => group.children.length > 0);
 
+  // antd's App (the message, notification and modal the pages open) is here, not around sign-in, which opens none.
   return (
-    <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider
-        breakpoint="lg"
-        onBreakpoint={(below) => {
-          setNarrow(below);
-          setMenuOpen(false);
-        }}
-        collapsed={narrow && !menuOpen}
-        collapsedWidth={0}
-        trigger={null}
-        width={220}
-        theme="light"
-      >
-        <Typography.Title level={4} style={{ padding: '16px 24px 0' }}>
-          {t('brand')}
-        </Typography.Title>
-        <Menu
-          mode="inline"
-          selectedKeys={[location.pathname]}
-          items={items}
-          onClick={({ key }) => {
-            void navigate(key);
+    <AntApp>
+      <Layout style={{ minHeight: '100vh' }}>
+        <Layout.Sider
+          breakpoint="lg"
+          onBreakpoint={(below) => {
+            setNarrow(below);
             setMenuOpen(false);
           }}
-        />
-      </Layout.Sider>
-      <Layout>
-        <Layout.Header style={{ background: 'transparent', display: 'flex', alignItems: 'center', gap: 16, paddingInline: 24 }}>
-          {narrow && (
-            <Button
-              icon={<MenuOutlined />}
-              aria-label={t('menu')}
-              aria-expanded={menuOpen}
-              onClick={() => setMenuOpen((open) => !open)}
-            />
-          )}
-          <Space style={{ marginInlineStart: 'auto' }}>
-            <Segmented<AdminLanguage>
-              value={i18n.language as AdminLanguage}
-              options={[
-                { value: 'en', label: 'EN' },
-                { value: 'hk', label: '繁' },
-              ]}
-              onChange={setLanguage}
-            />
-            <Typography.Text data-testid="operator-email">
-              {operator?.email} · {t(`role_${operator?.role}`)}
-            </Typography.Text>
-            <Button onClick={() => void signOut()}>{t('sign_out')}</Button>
-          </Space>
-        </Layout.Header>
-        <Layout.Content style={{ padding: 24 }}>
-          <Suspense fallback={<Spin />}>
-            <Routes>
-              {pages.map((page) => (
-                <Route key={page.path} path={page.path} element={<page.component />} />
-              ))}
-              <Route path="/" element={<Navigate to={pages[0]?.path ?? '/account'} replace />} />
-              <Route path="*" element={<Result status="404" title={t('not_found')} />} />
-            </Routes>
-          </Suspense>
-        </Layout.Content>
+          collapsed={narrow && !menuOpen}
+          collapsedWidth={0}
+          trigger={null}
+          width={220}
+          theme="light"
+        >
+          <Typography.Title level={4} style={{ padding: '16px 24px 0' }}>
+            {t('brand')}
+          </Typography.Title>
+          <Menu
+            mode="inline"
+            selectedKeys={[location.pathname]}
+            items={items}
+            onClick={({ key }) => {
+              void navigate(key);
+              setMenuOpen(false);
+            }}
+          />
+        </Layout.Sider>
+        <Layout>
+          <Layout.Header style={{ background: 'transparent', display: 'flex', alignItems: 'center', gap: 16, paddingInline: 24 }}>
+            {narrow && (
+              <Button
+                icon={<MenuOutlined />}
+                aria-label={t('menu')}
+                aria-expanded={menuOpen}
+                onClick={() => setMenuOpen((open) => !open)}
+              />
+            )}
+            <Space style={{ marginInlineStart: 'auto' }}>
+              <Segmented<AdminLanguage>
+                value={i18n.language as AdminLanguage}
+                options={[
+                  { value: 'en', label: 'EN' },
+                  { value: 'hk', label: '繁' },
+                ]}
+                onChange={setLanguage}
+              />
+              <Typography.Text data-testid="operator-email">
+                {operator?.email} · {t(`role_${operator?.role}`)}
+              </Typography.Text>
+              <Button onClick={() => void signOut()}>{t('sign_out')}</Button>
+            </Space>
+          </Layout.Header>
+          <Layout.Content style={{ padding: 24 }}>
+            <Suspense fallback={<Spin />}>
+              <Routes>
+                {pages.map((page) => (
+                  <Route key={page.path} path={page.path} element={<page.component />} />
+                ))}
+                <Route path="/" element={<Navigate to={pages[0]?.path ?? '/account'} replace />} />
+                <Route path="*" element={<Result status="404" title={t('not_found')} />} />
+              </Routes>
+            </Suspense>
+          </Layout.Content>
+        </Layout>
       </Layout>
-    </Layout>
+    </AntApp>
   );
 }

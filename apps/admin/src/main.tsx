@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhTW from 'antd/locale/zh_TW';
 import 'antd/dist/reset.css';
@@ -22,15 +22,13 @@ function Providers() {
   const { i18n } = useTranslation();
   return (
     <ConfigProvider locale={i18n.language === 'hk' ? zhTW : enUS} theme={{ token: { motion: !prefersReducedMotion } }}>
-      <AntApp>
-        <QueryClientProvider client={queryClient}>
-          <HashRouter>
-            <SessionProvider>
-              <App />
-            </SessionProvider>
-          </HashRouter>
-        </QueryClientProvider>
-      </AntApp>
+      <QueryClientProvider client={queryClient}>
+        <HashRouter>
+          <SessionProvider>
+            <App />
+          </SessionProvider>
+        </HashRouter>
+      </QueryClientProvider>
     </ConfigProvider>
   );
 }

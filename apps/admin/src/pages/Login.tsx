@@ -1,5 +1,4 @@
-import { ZOperatorLoginRequest } from '@pipwise/domain';
-import { Button, Card, Form, Input, Space, Typography } from 'antd';
+import { Button, Form, Input, Space, theme, Typography } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +13,9 @@ interface Credentials {
   captcha?: string;
 }
 
+/** The request's schema loads with the first check of a field: zod is not part of the page's first load. */
+const loadLoginSchema = () => import('@pipwise/domain').then(({ ZOperatorLoginRequest }) => ZOperatorLoginRequest);
+
 /**
  * Password and the authenticator's current code; the server refuses a code used before. After a failed
  * sign-in a captcha is shown: past a few failures for an e-mail the server tries no password without one,
@@ -21,7 +23,8 @@ interface Credentials {
  */
 export default function Login() {
   const { t } = useTranslation('login');
-  const rule = useSchemaRules(ZOperatorLoginRequest, 'login', ({ email, password, otp }: Partial<Credentials>) => ({
+  const { token } = theme.useToken();
+  const rule = useSchemaRules(loadLoginSchema, 'login', ({ email, password, otp }: Partial<Credentials>) => ({
     email: email ?? '',
     password: password ?? '',
     otp: otp ?? '',
@@ -49,7 +52,18 @@ export default function Login() {
   });
   return (
     <div style={{ display: 'grid', placeItems: 'center', minHeight: '100vh', padding: 16 }}>
-      <Card style={{ width: 380, maxWidth: '100%' }}>
+      {/* A Card's look from the theme's tokens: antd's Card brings its tabs with their menu and dropdown (about
+          25 KB, gzip) into the first load. */}
+      <div
+        style={{
+          width: 380,
+          maxWidth: '100%',
+          padding: token.paddingLG,
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+        }}
+      >
         <Typography.Title level={3}>{t('title')}</Typography.Title>
         <Form<Credentials> layout="vertical" onFinish={(values) => login.mutate(values)} disabled={login.isPending}>
           <Form.Item name="email" label={t('email')} required rules={[rule('email')]}>
@@ -92,7 +106,7 @@ export default function Login() {
             {t('submit')}
           </Button>
         </Form>
-      </Card>
+      </div>
     </div>
   );
 }
