@@ -13,6 +13,7 @@ import { proxyTrust } from './http/client-address.js';
 import { registerEnvelope } from './http/envelope.js';
 import { registerOperatorAuth } from './http/operator.js';
 import { clientErrorHandler, frameworkErrors, isApiRequest, registerTransport } from './http/transport.js';
+import { registerHttpMetrics } from './observability/http-metrics.js';
 
 /**
  * Vite fingerprints everything under assets/, so those files can be cached for good; the rest
@@ -45,6 +46,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   registerEnvelope(app);
   registerTransport(app);
+  registerHttpMetrics(app);
   // Built once: @fastify/helmet rebuilt the middleware (and re-parsed the policy) on every request.
   const securityHeaders = helmet({
     contentSecurityPolicy: {

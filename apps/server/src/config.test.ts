@@ -38,8 +38,24 @@ describe('config', () => {
     );
   });
 
+  it('serves /metrics nowhere unless a port or a token is given', () => {
+    const config = loadConfig({});
+    expect(config.metricsPort).toBeUndefined();
+    expect(config.metricsToken).toBeUndefined();
+    expect(config.metricsHost).toBe('127.0.0.1');
+    expect(config.readyFeedMaxAgeMs).toBe(15_000);
+    const token = 'a'.repeat(32);
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: token })).toMatchObject({ metricsPort: 9464, metricsToken: token });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT/],
+    [{ METRICS_PORT: '8080' }, /METRICS_PORT=.*must differ from PORT/],
+    [{ METRICS_PORT: '70000' }, /METRICS_PORT/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN/],
+    [{ METRICS_TOKEN: `${'a'.repeat(32)} b` }, /METRICS_TOKEN/],
+    [{ METRICS_TOKEN: `${'a'.repeat(32)}\u0000` }, /METRICS_TOKEN/],
+    [{ READY_FEED_MAX_AGE_MS: '10' }, /READY_FEED_MAX_AGE_MS/],
     [{ PORT: '70000' }, /PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ ROLE: 'boss' }, /ROLE/],

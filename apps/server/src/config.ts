@@ -85,6 +85,17 @@ const EnvSchema = z.object({
     .transform((value) => Buffer.from(value, /^[0-9a-f]+$/i.test(value) ? 'hex' : 'base64'))
     .refine((key) => key.length >= 32, { message: 'must be at least 32 bytes (64 hex digits)' })
     .optional(),
+  /** A port of its own for GET /metrics (Prometheus), apart from the public one. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Bearer token /metrics asks for: a secret, so long enough not to be guessed. */
+  METRICS_TOKEN: z
+    .string()
+    .min(32, { message: 'must be at least 32 characters (openssl rand -hex 32)' })
+    .refine((value) => /^[\x21-\x7e]+$/.test(value), { message: 'must be printable ASCII without spaces' })
+    .optional(),
+  /** /readyz fails when no quote is younger than this while a market is open. */
+  READY_FEED_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(15_000),
 });
 
 export type Config = {
@@ -113,6 +124,13 @@ export type Config = {
   socketsPerAddress: number;
   /** The key material of `deriveKey`; `ensureAppSecret` fills it from the data folder when unset. */
   appSecret: Buffer | undefined;
+  /** Where /metrics is served apart from the public port (unset: on the public port, behind `metricsToken`). */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** The bearer token /metrics asks for; with neither it nor `metricsPort`, /metrics is not served. */
+  metricsToken: string | undefined;
+  /** How old the newest quote may be, while some market is open, for /readyz to answer ready. */
+  readyFeedMaxAgeMs: number;
 };
 
 export class ConfigError extends Error {
@@ -128,6 +146,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid ${variable}=${JSON.stringify(present[variable] ?? '')}: ${issue?.message ?? 'invalid value'}`);
   }
   const e = parsed.data;
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(`Invalid METRICS_PORT=${JSON.stringify(present.METRICS_PORT)}: must differ from PORT`);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -149,6 +170,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     allowedOrigins: e.ALLOWED_ORIGINS,
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
     appSecret: e.APP_SECRET,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
+    metricsToken: e.METRICS_TOKEN,
+    readyFeedMaxAgeMs: e.READY_FEED_MAX_AGE_MS,
   };
 }
 

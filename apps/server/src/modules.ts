@@ -8,6 +8,7 @@ import type { MarketDataSource } from './modules/market/feed.js';
 import type { OperatorsService } from './modules/operators/service.js';
 import type { SettingsService } from './modules/settings/service.js';
 import type { UploadsService } from './modules/uploads/service.js';
+import { createAdminSocketModule } from './backup/admin-socket.js';
 import { createAuditModule } from './modules/audit/module.js';
 import { createBackofficeUsersModule } from './modules/backoffice-users/module.js';
 import { RestrictionsService } from './modules/backoffice-users/restrictions.js';
@@ -30,6 +31,7 @@ import { createUploadsModule } from './modules/uploads/module.js';
 import { WalletService } from './modules/wallet/service.js';
 import { createWithdrawalsModule } from './modules/withdrawals/module.js';
 import { createWithdrawCurrenciesModule } from './modules/withdrawals/currencies.js';
+import { createObservabilityModule } from './observability/module.js';
 import { createRealtimeModule, type Hub } from './realtime/hub.js';
 import { ReviewClaims } from './review/claims.js';
 import { ReviewDesk } from './review/desk.js';
@@ -131,6 +133,8 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     resolveToken: accounts.service.resolveToken,
     revokeToken: accounts.service.revokeToken,
   });
+  // Last: it starts once everything else runs (then this process's engine is up) and stops first.
+  const observability = createObservabilityModule(deps, { market: market.service, sockets: () => realtime.hub.stats() });
   return {
     ...deps,
     resolveToken: accounts.service.resolveToken,
@@ -157,6 +161,8 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
       backofficeUsers.module,
       risk.module,
       realtime.module,
+      createAdminSocketModule(deps),
+      observability.module,
     ],
     market: market.service,
     marketSource: market.source,

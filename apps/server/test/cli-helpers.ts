@@ -6,6 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { auditMain } from '../src/cli/audit.js';
+import { backupMain } from '../src/cli/backup.js';
+import { restoreMain } from '../src/cli/restore.js';
 import { runCommand, type CliMain } from '../src/cli/command.js';
 import { dbRolesMain } from '../src/cli/db-roles.js';
 import { importBarsMain } from '../src/cli/import-bars.js';
@@ -70,6 +72,8 @@ const COMMANDS = {
   audit: auditMain,
   'db-roles': dbRolesMain,
   'import-bars': importBarsMain,
+  backup: backupMain,
+  restore: restoreMain,
 } satisfies Record<string, CliMain>;
 export type CliScript = keyof typeof COMMANDS;
 

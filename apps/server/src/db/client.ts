@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -23,6 +23,12 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL: the pool's connections, for the metrics. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
+  /** PGlite on disk: the DATA_DIR it holds. */
+  dataDir?: string;
+  /** PGlite: a consistent copy of the whole database (a tar of its folder), taken while it stays open. */
+  dump?: () => Promise<Blob>;
 }
 
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
@@ -88,6 +94,34 @@ async function migrationsPending(pool: pg.Pool): Promise<boolean> {
   }
 }
 
+/** The folder already holds a database, which a restore never overwrites. */
+export class DataDirNotEmptyError extends Error {}
+
+/**
+ * Unpacks a dump into an empty database folder: beside it first, then moved into place, so a restore
+ * that fails half-way leaves no half database for the next start to open.
+ */
+async function restoreInto(dir: string, snapshot: Blob) {
+  if (existsSync(path.join(dir, 'PG_VERSION'))) throw new DataDirNotEmptyError(`${dir} holds a database already`);
+  const aside = `${dir}.restoring`;
+  rmSync(aside, { recursive: true, force: true });
+  const loaded = await PGlite.create({ dataDir: aside, loadDataDir: snapshot });
+  await loaded.close();
+  rmdirSync(dir);
+  renameSync(aside, dir);
+}
+
+/**
+ * PGlite dumps between two statements, not between two transactions: the dump is taken inside a
+ * transaction of its own, which waits for the one in flight and holds the next back, so the copy has
+ * only committed work and nothing to recover. CHECKPOINT first writes the changes out of the WAL.
+ * Uncompressed: every query waits while it is taken, and compressing is work for afterwards.
+ */
+async function dumpConsistent(client: PGlite): Promise<Blob> {
+  await client.exec('CHECKPOINT');
+  return client.transaction(() => client.dumpDataDir('none'));
+}
+
 /**
  * PostgreSQL server when a URL is given, otherwise PGlite. `dataDir` undefined means an in-memory
  * PGlite (tests); NUMERIC arrives as strings on both drivers, so money never passes through a float.
@@ -95,7 +129,10 @@ async function migrationsPending(pool: pg.Pool): Promise<boolean> {
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
-  /** In memory only: start from this dump (`dumpDataDir`) instead of an empty cluster, skipping initdb. */
+  /**
+   * Start from this dump (`dumpDataDir`, a tar) instead of an empty cluster, skipping initdb. With a
+   * `dataDir` (a restore), the folder must hold no database yet.
+   */
   snapshot?: Blob | undefined;
 }): Promise<Database> {
   if (options.databaseUrl) {
@@ -109,6 +146,7 @@ export async function openDatabase(options: {
         if (await migrationsPending(pool)) await migratePg(drizzlePg(pool), { migrationsFolder });
       },
       close: () => pool.end(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
   let client: PGlite;
@@ -118,6 +156,7 @@ export async function openDatabase(options: {
     mkdirSync(dir, { recursive: true });
     releaseDataDir = claimDataDir(options.dataDir);
     try {
+      if (options.snapshot) await restoreInto(dir, options.snapshot);
       client = await PGlite.create(dir);
     } catch (error) {
       releaseDataDir();
@@ -131,6 +170,8 @@ export async function openDatabase(options: {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    dump: () => dumpConsistent(client),
     close: async () => {
       await client.close();
       releaseDataDir();
