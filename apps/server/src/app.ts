@@ -11,6 +11,7 @@ import type { AppContext } from './modules.js';
 import { registerAuth } from './http/auth.js';
 import { proxyTrust } from './http/client-address.js';
 import { registerEnvelope } from './http/envelope.js';
+import { registerApiDocuments } from './http/openapi.js';
 import { registerOperatorAuth } from './http/operator.js';
 import { clientErrorHandler, frameworkErrors, isApiRequest, registerTransport } from './http/transport.js';
 import { registerHttpMetrics } from './observability/http-metrics.js';
@@ -78,6 +79,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   registerAuth(app, ctx.resolveToken);
   registerOperatorAuth(app, ctx.resolveOperator);
+  // Before the modules: the OpenAPI documents are collected from the routes as they are registered.
+  await registerApiDocuments(app);
 
   for (const module of ctx.modules) {
     if (module.routes) await app.register(async (scope) => module.routes?.(scope));

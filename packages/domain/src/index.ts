@@ -28,3 +28,4 @@ export * from './views/identity.js';
 export * from './views/trading.js';
 export * from './forms/schemaErrors.js';
 export * from './views/backoffice.js';
+export * from './answers/accounts.js';

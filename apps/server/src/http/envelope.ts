@@ -1,4 +1,4 @@
-import { AppError, DEFAULT_LANGUAGE, ResponseCode, type Envelope, type Language } from '@pipwise/domain';
+import { AppError, DEFAULT_LANGUAGE, ResponseCode, type Envelope, type Language, type SuccessEnvelope } from '@pipwise/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hasMessage, translate } from '../i18n/catalog.js';
@@ -11,7 +11,12 @@ declare module 'fastify' {
 }
 
 /** Success envelope; `msgKey` lets a route confirm an action in the user's language. */
-export function ok<T>(request: FastifyRequest, data: T, msgKey = 'ok', params?: Record<string, string | number>): Envelope<T> {
+export function ok<T>(
+  request: FastifyRequest,
+  data: T,
+  msgKey = 'ok',
+  params?: Record<string, string | number>,
+): SuccessEnvelope<T> {
   return { code: ResponseCode.ok, msg: translate(request.lang, msgKey, params), data };
 }
 

@@ -1,6 +1,6 @@
 import { OPERATOR_ROLES, type OperatorRole } from '../backoffice.js';
 
-/** Who may call a back-office route: these roles (superadmin always may), every role, or 'public' (signing in). */
+/** Who may call a back-office route: these roles (superadmin always may), every role, or 'public' (signing in, the API's description). */
 export type OperatorAccess = readonly OperatorRole[] | 'public';
 
 const ALL = OPERATOR_ROLES;
@@ -18,6 +18,7 @@ export const OPERATOR_ROUTE_ROLES: ReadonlyMap<string, OperatorAccess> = new Map
   ['GET /admin/api/captcha', 'public'],
   ['POST /admin/api/enrolment/begin', 'public'],
   ['POST /admin/api/enrolment/finish', 'public'],
+  ['GET /admin/api/openapi.json', 'public'],
   ['GET /admin/api/me', ALL],
   ['POST /admin/api/logout', ALL],
   ['POST /admin/api/me/password', ALL],

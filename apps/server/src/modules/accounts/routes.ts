@@ -1,5 +1,14 @@
 import {
   ApiPath,
+  ZAreaView,
+  ZBasicInfoView,
+  ZCaptchaView,
+  ZCodeSentView,
+  ZDemoSessionView,
+  ZInviteInfoView,
+  ZPublicSettingView,
+  ZSessionView,
+  ZUserView,
   ZAmendPasswordRequest,
   ZDemoRequest,
   ZForgetPasswordRequest,
@@ -10,8 +19,10 @@ import {
   ZSettingQuery,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { requireUser } from '../../http/auth.js';
 import { ok, parse } from '../../http/envelope.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import type { CaptchaService } from './captcha.js';
 import type { ReferenceService } from './reference.js';
 import type { AccountsService, RequestMeta } from './service.js';
@@ -35,44 +46,55 @@ const meta = (request: FastifyRequest): RequestMeta => ({
 });
 
 export function accountRoutes(service: AccountsService, reference: ReferenceService, captcha: CaptchaService) {
-  return (app: FastifyInstance) => {
-    app.get(ApiPath.captcha, limited(ROUTE_LIMITS.captcha), async (request) => ok(request, await captcha.issue()));
+  return (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<DocumentedTypeProvider>();
+    app.get(ApiPath.captcha, { ...limited(ROUTE_LIMITS.captcha), schema: { response: answers(ZCaptchaView) } }, async (request) =>
+      ok(request, await captcha.issue()),
+    );
 
     for (const [path, channel] of [
       [ApiPath.sendEmail, 'email'],
       [ApiPath.sendSms, 'sms'],
     ] as const) {
-      app.post(path, limited(ROUTE_LIMITS.sendCode), async (request) => {
+      const schema = { body: ZSendCodeRequest, response: answers(ZCodeSentView) };
+      app.post(path, { ...limited(ROUTE_LIMITS.sendCode), schema }, async (request) => {
         const input = parse(ZSendCodeRequest, request.body);
         return ok(request, await service.sendCode(channel, input, meta(request)), 'code_sent');
       });
     }
 
-    app.post(ApiPath.register, limited(ROUTE_LIMITS.register), async (request) => {
+    const register = { body: ZRegisterRequest, response: answers(ZSessionView) };
+    app.post(ApiPath.register, { ...limited(ROUTE_LIMITS.register), schema: register }, async (request) => {
       const input = parse(ZRegisterRequest, request.body);
       return ok(request, await service.register(input, meta(request)), 'register_success');
     });
 
-    app.post(ApiPath.login, limited(ROUTE_LIMITS.login), async (request) => {
+    const login = { body: ZLoginRequest, response: answers(ZSessionView) };
+    app.post(ApiPath.login, { ...limited(ROUTE_LIMITS.login), schema: login }, async (request) => {
       const input = parse(ZLoginRequest, request.body);
       return ok(request, await service.login(input, meta(request)), 'login_success');
     });
 
-    app.get(ApiPath.createDemo, limited(ROUTE_LIMITS.demo), async (request) => {
+    const demo = { querystring: ZDemoRequest, response: answers(ZDemoSessionView) };
+    app.get(ApiPath.createDemo, { ...limited(ROUTE_LIMITS.demo), schema: demo }, async (request) => {
       const { demo_id, demo_secret } = parse(ZDemoRequest, request.query);
       const demo = demo_id && demo_secret ? { id: demo_id, secret: demo_secret } : undefined;
       return ok(request, await service.demo(demo, meta(request)), 'demo_ready');
     });
 
-    app.get(ApiPath.userInfo, async (request) => ok(request, await service.view(requireUser(request).userId)));
+    app.get(ApiPath.userInfo, { schema: { response: answers(ZUserView) } }, async (request) =>
+      ok(request, await service.view(requireUser(request).userId)),
+    );
 
-    app.post(ApiPath.amendPassword, limited(ROUTE_LIMITS.password), async (request) => {
+    const amend = { body: ZAmendPasswordRequest, response: answers(z.null()) };
+    app.post(ApiPath.amendPassword, { ...limited(ROUTE_LIMITS.password), schema: amend }, async (request) => {
       const principal = requireUser(request);
       await service.amendPassword(principal, parse(ZAmendPasswordRequest, request.body), meta(request));
       return ok(request, null, 'password_changed');
     });
 
-    app.post(ApiPath.passwordCode, limited(ROUTE_LIMITS.sendCode), async (request) => {
+    const ownCode = { body: ZOwnCodeRequest, response: answers(ZCodeSentView) };
+    app.post(ApiPath.passwordCode, { ...limited(ROUTE_LIMITS.sendCode), schema: ownCode }, async (request) => {
       const principal = requireUser(request);
       return ok(
         request,
@@ -81,26 +103,37 @@ export function accountRoutes(service: AccountsService, reference: ReferenceServ
       );
     });
 
-    app.get(ApiPath.inviteInfo, async (request) => ok(request, await service.inviteInfo(requireUser(request))));
+    app.get(ApiPath.inviteInfo, { schema: { response: answers(ZInviteInfoView) } }, async (request) =>
+      ok(request, await service.inviteInfo(requireUser(request))),
+    );
 
-    app.post(ApiPath.forgetPassword, limited(ROUTE_LIMITS.password), async (request) => {
+    const forget = { body: ZForgetPasswordRequest, response: answers(z.null()) };
+    app.post(ApiPath.forgetPassword, { ...limited(ROUTE_LIMITS.password), schema: forget }, async (request) => {
       await service.forgetPassword(parse(ZForgetPasswordRequest, request.body), meta(request));
       return ok(request, null, 'password_reset');
     });
 
-    app.post(ApiPath.logout, async (request) => {
+    app.post(ApiPath.logout, { schema: { response: answers(z.null()) } }, async (request) => {
       requireUser(request);
       if (request.token) await service.revokeToken(request.token);
       return ok(request, null, 'logged_out');
     });
 
-    app.get(ApiPath.areaList, async (request) => ok(request, await reference.areaViews()));
+    app.get(ApiPath.areaList, { schema: { response: answers(z.array(ZAreaView)) } }, async (request) =>
+      ok(request, await reference.areaViews()),
+    );
 
-    app.get(ApiPath.setting, async (request) => {
-      const { key } = parse(ZSettingQuery, request.query);
-      return ok(request, await reference.publicSetting(key));
-    });
+    app.get(
+      ApiPath.setting,
+      { schema: { querystring: ZSettingQuery, response: answers(ZPublicSettingView) } },
+      async (request) => {
+        const { key } = parse(ZSettingQuery, request.query);
+        return ok(request, await reference.publicSetting(key));
+      },
+    );
 
-    app.get(ApiPath.basicInfo, async (request) => ok(request, await reference.basicInfo()));
+    app.get(ApiPath.basicInfo, { schema: { response: answers(ZBasicInfoView) } }, async (request) =>
+      ok(request, await reference.basicInfo()),
+    );
   };
 }
