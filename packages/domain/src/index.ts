@@ -29,3 +29,6 @@ export * from './views/trading.js';
 export * from './forms/schemaErrors.js';
 export * from './views/backoffice.js';
 export * from './answers/accounts.js';
+export * from './answers/trading.js';
+export * from './answers/cashier.js';
+export * from './answers/backoffice.js';

@@ -1,9 +1,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiPath, ZAbbreviatedKlineQuery, ZKlineQuery, ZTradeListQuery } from '@pipwise/domain';
+import {
+  ApiPath,
+  ZAbbreviatedKlineQuery,
+  ZCategoryView,
+  ZKlinePointView,
+  ZKlineQuery,
+  ZSparklineView,
+  ZTradeListQuery,
+  ZTradePairView,
+} from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { ok, parse } from '../../http/envelope.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import type { MarketEngine } from './service.js';
 
 export const LOGO_PREFIX = '/logos/';
@@ -18,22 +29,31 @@ function loadLogos(): Map<string, Buffer> {
   );
 }
 
-export function registerMarketRoutes(app: FastifyInstance, market: MarketEngine) {
+export function registerMarketRoutes(instance: FastifyInstance, market: MarketEngine) {
   const logos = loadLogos();
+  const app = instance.withTypeProvider<DocumentedTypeProvider>();
 
-  app.get(ApiPath.tradeList, async (request) => {
+  const tradeList = { querystring: ZTradeListQuery, response: answers(z.array(ZTradePairView)) };
+  app.get(ApiPath.tradeList, { schema: tradeList }, async (request) => {
     const query = parse(ZTradeListQuery, request.query);
     return ok(request, market.tradeList(query.searchCurrency));
   });
 
-  app.get(ApiPath.categories, async (request) => ok(request, market.categories(request.lang)));
+  app.get(ApiPath.categories, { schema: { response: answers(z.array(ZCategoryView)) } }, async (request) =>
+    ok(request, market.categories(request.lang)),
+  );
 
-  app.get(ApiPath.kline, async (request) => {
-    const query = parse(ZKlineQuery, request.query);
-    return ok(request, await market.klines(query.forex_id, query.period, query.limit, query.end));
-  });
+  app.get(
+    ApiPath.kline,
+    { schema: { querystring: ZKlineQuery, response: answers(z.array(ZKlinePointView)) } },
+    async (request) => {
+      const query = parse(ZKlineQuery, request.query);
+      return ok(request, await market.klines(query.forex_id, query.period, query.limit, query.end));
+    },
+  );
 
-  app.get(ApiPath.abbreviatedKline, async (request) => {
+  const sparklines = { querystring: ZAbbreviatedKlineQuery, response: answers(z.array(ZSparklineView)) };
+  app.get(ApiPath.abbreviatedKline, { schema: sparklines }, async (request) => {
     const query = parse(ZAbbreviatedKlineQuery, request.query);
     return ok(request, await market.sparklines(query.forex_id, query.period));
   });

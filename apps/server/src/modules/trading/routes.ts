@@ -4,7 +4,13 @@ import {
   pageQuery,
   toJsonNumber,
   PROFIT_DECIMALS,
+  ZAccountFiguresView,
+  ZBalanceView,
+  ZDemoResetView,
+  ZLedgerPageView,
   ZMyDealQuery,
+  ZOrderPageView,
+  ZOrderView,
   ZOrderIdRequest,
   ZSetStopPriceRequest,
   ZSubmitOrderRequest,
@@ -12,10 +18,13 @@ import {
   type DemoResetView,
   type LedgerPageView,
   type OrderPageView,
+  type SuccessEnvelope,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { requireUser } from '../../http/auth.js';
 import { ok, parse } from '../../http/envelope.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import { idempotencyKeyOf, perSession, requestInput } from '../../http/requests.js';
 import { translate } from '../../i18n/catalog.js';
 import type { MarketService } from '../market/api.js';
@@ -28,39 +37,49 @@ import type { TradingService } from './service.js';
 export const TRADING_LIMITS = { trade: perSession(300), read: perSession(600) };
 
 export function tradingRoutes(trading: TradingService, market: MarketService, wallet: WalletService) {
-  return (app: FastifyInstance) => {
-    const both = (path: string, options: object, handler: (request: FastifyRequest) => Promise<unknown>) => {
-      app.get(path, options, handler);
-      app.post(path, options, handler);
+  return (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<DocumentedTypeProvider>();
+    /** A route the client calls with GET (fields in the query) or POST (fields in the body). */
+    const both = <Answer extends z.ZodType>(
+      path: string,
+      options: object,
+      schema: { input?: z.ZodType; answer: Answer },
+      handler: (request: FastifyRequest) => Promise<SuccessEnvelope<z.output<Answer>>>,
+    ) => {
+      const response = answers(schema.answer);
+      const { input } = schema;
+      instance.get(path, { ...options, schema: { ...(input && { querystring: input }), response } }, handler);
+      instance.post(path, { ...options, schema: { ...(input && { body: input }), response } }, handler);
     };
 
-    app.post(ApiPath.submitOrder, TRADING_LIMITS.trade, async (request) => {
+    const submit = { body: ZSubmitOrderRequest, response: answers(ZOrderView) };
+    app.post(ApiPath.submitOrder, { ...TRADING_LIMITS.trade, schema: submit }, async (request) => {
       const { userId } = requireUser(request);
       const body = parse(ZSubmitOrderRequest, requestInput(request));
       const outcome = await trading.submit(userId, body, idempotencyKeyOf(request));
       return ok(request, presentOrder(outcome.order, request.lang, market, trading), outcome.msgKey);
     });
 
-    both(ApiPath.closeOrder, TRADING_LIMITS.trade, async (request) => {
+    both(ApiPath.closeOrder, TRADING_LIMITS.trade, { input: ZOrderIdRequest, answer: ZOrderView }, async (request) => {
       const { userId } = requireUser(request);
       const { id } = parse(ZOrderIdRequest, requestInput(request));
       const outcome = await trading.close(userId, id, idempotencyKeyOf(request));
       return ok(request, presentOrder(outcome.order, request.lang, market, trading), outcome.msgKey);
     });
 
-    both(ApiPath.cancelOrder, TRADING_LIMITS.trade, async (request) => {
+    both(ApiPath.cancelOrder, TRADING_LIMITS.trade, { input: ZOrderIdRequest, answer: ZOrderView }, async (request) => {
       const { userId } = requireUser(request);
       const { id } = parse(ZOrderIdRequest, requestInput(request));
       return ok(request, presentOrder(await trading.cancel(userId, id), request.lang, market, trading), 'order_cancelled');
     });
 
-    both(ApiPath.setStopPrice, TRADING_LIMITS.trade, async (request) => {
+    both(ApiPath.setStopPrice, TRADING_LIMITS.trade, { input: ZSetStopPriceRequest, answer: ZOrderView }, async (request) => {
       const { userId } = requireUser(request);
       const body = parse(ZSetStopPriceRequest, requestInput(request));
       return ok(request, presentOrder(await trading.setStops(userId, body), request.lang, market, trading), 'stops_updated');
     });
 
-    both(ApiPath.myDeal, TRADING_LIMITS.read, async (request) => {
+    both(ApiPath.myDeal, TRADING_LIMITS.read, { input: ZMyDealQuery, answer: ZOrderPageView }, async (request) => {
       const { userId } = requireUser(request);
       const { status, page, cursor } = parse(ZMyDealQuery, requestInput(request));
       const list = await trading.list(userId, status, { page, cursor });
@@ -75,7 +94,7 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
       });
     });
 
-    app.get(ApiPath.getBalance, TRADING_LIMITS.read, async (request) => {
+    app.get(ApiPath.getBalance, { ...TRADING_LIMITS.read, schema: { response: answers(ZBalanceView) } }, async (request) => {
       const { userId } = requireUser(request);
       const balance = await wallet.get(userId);
       return ok<BalanceView>(request, {
@@ -85,12 +104,17 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
       });
     });
 
-    app.get(ApiPath.forexDetail, TRADING_LIMITS.read, async (request) => {
-      const { userId } = requireUser(request);
-      return ok(request, presentFigures(await trading.figures(userId)));
-    });
+    app.get(
+      ApiPath.forexDetail,
+      { ...TRADING_LIMITS.read, schema: { response: answers(ZAccountFiguresView) } },
+      async (request) => {
+        const { userId } = requireUser(request);
+        return ok(request, presentFigures(await trading.figures(userId)));
+      },
+    );
 
-    app.get(ApiPath.ledger, TRADING_LIMITS.read, async (request) => {
+    const ledger = { querystring: pageQuery, response: answers(ZLedgerPageView) };
+    app.get(ApiPath.ledger, { ...TRADING_LIMITS.read, schema: ledger }, async (request) => {
       const { userId } = requireUser(request);
       const { page } = parse(pageQuery, request.query);
       const history = await wallet.history(userId, page, PAGE_SIZE);
@@ -113,7 +137,7 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
       });
     });
 
-    both(ApiPath.resetDemo, TRADING_LIMITS.trade, async (request) => {
+    both(ApiPath.resetDemo, TRADING_LIMITS.trade, { answer: ZDemoResetView }, async (request) => {
       const principal = requireUser(request);
       const result = await trading.resetDemo(principal.userId, principal.isDemo);
       return ok<DemoResetView>(
