@@ -15,7 +15,7 @@ import { dec, OrderStatus, type Dec } from '@pipwise/domain';
 import pino from 'pino';
 import type { InstrumentInfo, MarketService, Quote } from '../apps/server/src/modules/market/api.js';
 import { RiskEngine } from '../apps/server/src/modules/trading/engine.js';
-import type { OrderRow, TradingService } from '../apps/server/src/modules/trading/service.js';
+import type { ActionResult, EngineAction, OrderRow, TradingService } from '../apps/server/src/modules/trading/service.js';
 import type { WalletService } from '../apps/server/src/modules/wallet/service.js';
 import { InMemoryEventBus } from '../apps/server/src/realtime/bus.js';
 
@@ -126,21 +126,19 @@ let actions = 0;
 let stopOuts = 0;
 
 const byId = new Map(allOrders().map((o) => [o.id, o]));
-const close = async (orderId: number) => {
-  actions++;
-  const row = byId.get(orderId);
-  if (row) row.status = OrderStatus.history;
-  return null;
-};
 const trading = {
   settings: async () => ({ feeType: 2, stopOutLevel: dec(50), demoStartBalance: dec(100000) }),
   openOrders: async (userIds?: number[]) =>
     (userIds ? userIds.flatMap((id) => ordersByUser.get(id) ?? []) : allOrders()).filter((o) => o.status !== OrderStatus.history),
-  closeOnTrigger: close,
-  fillOnTrigger: close,
-  stopOut: async () => {
-    stopOuts++;
-    return [];
+  act: async (action: EngineAction): Promise<ActionResult> => {
+    if (action.kind === 'stop_out') {
+      stopOuts++;
+      return { closed: [], filled: [] };
+    }
+    actions++;
+    const row = byId.get(action.orderId);
+    if (row) row.status = OrderStatus.history;
+    return { closed: [action.orderId], filled: [] };
   },
 } as unknown as TradingService;
 const wallet = {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Db } from '../src/db/client.js';
-import { sessions, users } from '../src/db/schema.js';
+import { sessions, users, wallets } from '../src/db/schema.js';
 import { hashToken } from '../src/modules/accounts/module.js';
 import { WalletService } from '../src/modules/wallet/service.js';
 
@@ -15,41 +15,63 @@ export interface Trader {
 
 /**
  * A user with a wallet and a session, made straight in the database (registration has its own
- * suites). The starting money is credited through WalletService.post, so it has its ledger row and the
+ * suites). The starting money is credited through WalletService, so it has its ledger row and the
  * ledger invariant holds from the first moment.
  */
 export async function createTrader(db: Db, options: { balance?: string; isDemo?: boolean; now?: Date } = {}): Promise<Trader> {
-  sequence += 1;
-  const unique = `${process.pid}${sequence}${randomBytes(3).readUIntBE(0, 3)}`;
-  const token = randomBytes(24).toString('hex');
+  const [trader] = await createTraders(db, [options.balance ?? '10000'], options);
+  return trader!;
+}
+
+/** Many traders at once (one transaction, a statement a table), one for each starting balance. */
+export async function createTraders(
+  db: Db,
+  balances: string[],
+  options: { isDemo?: boolean; now?: Date } = {},
+): Promise<Trader[]> {
   const now = options.now ?? new Date('2026-11-18T00:00:00Z');
   const wallet = new WalletService(db);
-  const userId = await db.transaction(async (tx) => {
-    const [user] = await tx
-      .insert(users)
-      .values({
-        uid: Number(unique.slice(-12)),
-        email: `trader${unique}@example.test`,
-        isDemo: options.isDemo ? 1 : 0,
-        inviteCode: `T${unique}`.slice(0, 24),
-        createdAt: now,
-      })
-      .returning({ id: users.id });
-    const id = user!.id;
-    await wallet.create(tx, id);
-    const balance = options.balance ?? '10000';
-    if (balance !== '0') {
-      await wallet.post(tx, { userId: id, amount: balance, type: options.isDemo ? 'demo_grant' : 'deposit' });
-    }
-    await tx.insert(sessions).values({
-      userId: id,
-      tokenHash: hashToken(token),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + 365 * 24 * 3600 * 1000),
-    });
-    return id;
+  const made = balances.map((balance) => {
+    sequence += 1;
+    const unique = `${process.pid}${sequence}${randomBytes(3).readUIntBE(0, 3)}`;
+    return { balance, unique, token: randomBytes(24).toString('hex') };
   });
-  return { userId, token };
+  const userIds = await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(users)
+      .values(
+        made.map(({ unique }) => ({
+          uid: Number(unique.slice(-12)),
+          email: `trader${unique}@example.test`,
+          isDemo: options.isDemo ? 1 : 0,
+          inviteCode: `T${unique}`.slice(0, 24),
+          createdAt: now,
+        })),
+      )
+      .returning({ id: users.id });
+    const ids = inserted.map((user) => user.id);
+    await tx.insert(wallets).values(ids.map((userId) => ({ userId })));
+    await wallet.postMany(
+      tx,
+      made
+        .map(({ balance }, i) => ({
+          userId: ids[i]!,
+          amount: balance,
+          type: options.isDemo ? ('demo_grant' as const) : ('deposit' as const),
+        }))
+        .filter((posting) => posting.amount !== '0'),
+    );
+    await tx.insert(sessions).values(
+      made.map(({ token }, i) => ({
+        userId: ids[i]!,
+        tokenHash: hashToken(token),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 365 * 24 * 3600 * 1000),
+      })),
+    );
+    return ids;
+  });
+  return made.map(({ token }, i) => ({ userId: userIds[i]!, token }));
 }
 
 /** Rows of a raw query; PGlite and node-postgres both answer with `{ rows }`. */

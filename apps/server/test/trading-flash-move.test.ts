@@ -2,25 +2,29 @@ import { CloseReason, dec, orderCharges, OrderStatus } from '@pipwise/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, orders, wallets } from '../src/db/schema.js';
-import { expectLedgerInvariants } from './factories.js';
+import { createTraders, expectLedgerInvariants } from './factories.js';
 import { DB_KINDS } from './harness.js';
 import type { TradingService } from '../src/modules/trading/service.js';
 import { startTradingServer, type TradingServer } from './trading-helpers.js';
 
 /** Accounts holding stop-losses, each with POSITIONS_EACH of them, and accounts a fall stops out. */
-const STOP_LOSS_ACCOUNTS = 200;
+const STOP_LOSS_ACCOUNTS = 1_000;
 const POSITIONS_EACH = 5;
-const STOPPED_OUT_ACCOUNTS = 20;
+const STOPPED_OUT_ACCOUNTS = 200;
 const OPEN = '60000';
 const STOP_LOSS = '59000';
-/** Past every stop-loss, and past the stop-out level of the 1-lot accounts (a loss of 3,500 of their 5,000). */
+/**
+ * Past every stop-loss, and past the stop-out level of the exposed accounts: each holds L lots on a
+ * balance of 5,000 × L, loses 4,000 × L and keeps 1,000 × L of equity against a margin of 3,000 × L.
+ */
 const FLASH = '56000';
 const LEVERAGE = 20;
 
 /**
- * Issue 22: one tick through a thousand stop-losses and twenty accounts' stop-out levels (BTCUSD, whose
- * market never closes). Every action happens once, at the tick's price, and every balance is its
- * ledger. The positions are written straight into the database, as open positions found at a start.
+ * Issue 22: one tick through five thousand stop-losses and two hundred accounts' stop-out levels
+ * (BTCUSD, whose market never closes). Every action happens once, at the tick's price, stop-outs before
+ * stop-losses and the largest loss first, and every balance is its ledger. The positions are written
+ * straight into the database, as open positions found at a start.
  */
 describe.each(DB_KINDS)('a flash move on %s', (kind) => {
   let server: TradingServer;
@@ -56,17 +60,33 @@ describe.each(DB_KINDS)('a flash move on %s', (kind) => {
       fee: '0',
       openedAt: opened,
     });
-    const guarded = await Promise.all(Array.from({ length: STOP_LOSS_ACCOUNTS }, () => server.trader({ balance: '10000' })));
-    const exposed = await Promise.all(Array.from({ length: STOPPED_OUT_ACCOUNTS }, () => server.trader({ balance: '5000' })));
+    const db = server.database.db;
+    const guarded = await createTraders(db, Array<string>(STOP_LOSS_ACCOUNTS).fill('10000'));
+    // Sizes 1.00 to 2.99 lots, handed out out of order so that the order of the stop-outs is the engine's.
+    const exposedLots = Array.from({ length: STOPPED_OUT_ACCOUNTS }, (_, i) =>
+      dec(1).plus(dec((i * 7919) % STOPPED_OUT_ACCOUNTS).div(100)),
+    );
+    const exposed = (
+      await createTraders(
+        db,
+        exposedLots.map((lots) => lots.times(5000).toFixed(2)),
+      )
+    ).map((trader, i) => ({ ...trader, lots: exposedLots[i]! }));
     // Two stop-losses of 40 each on a balance of 50: the gap takes it below zero, and the shortfall is written off.
-    const overdrawn = await Promise.all(Array.from({ length: 2 }, () => server.trader({ balance: '50' })));
+    const overdrawn = await createTraders(db, ['50', '50']);
     const rows = [
       ...guarded.flatMap((trader) => Array.from({ length: POSITIONS_EACH }, () => position(trader.userId, '0.01', STOP_LOSS))),
-      ...exposed.map((trader) => position(trader.userId, '1', null)),
+      ...exposed.map((trader) => position(trader.userId, trader.lots.toFixed(2), null)),
       ...overdrawn.flatMap((trader) => [position(trader.userId, '0.01', STOP_LOSS), position(trader.userId, '0.01', STOP_LOSS)]),
     ];
-    const db = server.database.db;
-    const written = await db.insert(orders).values(rows).returning({ id: orders.id, userId: orders.userId });
+    const written: { id: number; userId: number }[] = [];
+    for (let start = 0; start < rows.length; start += 1_000)
+      written.push(
+        ...(await db
+          .insert(orders)
+          .values(rows.slice(start, start + 1_000))
+          .returning({ id: orders.id, userId: orders.userId })),
+      );
     for (const trader of [...guarded, ...exposed, ...overdrawn]) server.engine.requestReload(trader.userId);
     await server.engine.settled();
 
@@ -75,44 +95,55 @@ describe.each(DB_KINDS)('a flash move on %s', (kind) => {
     const took = performance.now() - started;
     console.log(`flash move on ${kind}: ${rows.length} positions closed in ${Math.round(took)} ms`);
 
-    const closed = await db
-      .select()
-      .from(orders)
-      .where(
-        inArray(
-          orders.id,
-          written.map((row) => row.id),
-        ),
-      );
-    const exposedIds = new Set(exposed.map((trader) => trader.userId));
+    const exposedLotsOf = new Map(exposed.map((trader) => [trader.userId, trader.lots]));
     const overdrawnIds = new Set(overdrawn.map((trader) => trader.userId));
-    for (const order of closed) {
-      expect(order.status).toBe(OrderStatus.history);
-      expect(dec(order.closePrice!).eq(FLASH)).toBe(true);
-      // An overdrawn account is past its stop-out level too: whichever comes first closes each position once.
-      if (overdrawnIds.has(order.userId)) expect([CloseReason.stopLoss, CloseReason.stopOut]).toContain(order.closeReason);
-      else expect(order.closeReason).toBe(exposedIds.has(order.userId) ? CloseReason.stopOut : CloseReason.stopLoss);
-    }
-    // One profit row an order: nothing closed twice.
+    // Checked as a whole and compared once: what differs is listed, so a failure says which and why.
+    const wrongCloses = (await db.select().from(orders).where(eq(orders.status, OrderStatus.history)))
+      .filter((order) => {
+        if (order.status !== OrderStatus.history || !dec(order.closePrice!).eq(FLASH)) return true;
+        // An overdrawn account is past its stop-out level too: whichever comes first closes each position once.
+        if (overdrawnIds.has(order.userId))
+          return order.closeReason !== CloseReason.stopLoss && order.closeReason !== CloseReason.stopOut;
+        return order.closeReason !== (exposedLotsOf.has(order.userId) ? CloseReason.stopOut : CloseReason.stopLoss);
+      })
+      .map((order) => ({ id: order.id, status: order.status, closePrice: order.closePrice, reason: order.closeReason }));
+    expect(wrongCloses).toEqual([]);
+    expect((await db.select({ id: orders.id }).from(orders).where(eq(orders.status, OrderStatus.holding))).length).toBe(0);
+    // One profit row an order, of the loss at the tick's price: nothing closed twice.
     const postings = await db
-      .select({ refId: ledgerEntries.refId, amount: ledgerEntries.amount })
+      .select({ userId: ledgerEntries.userId, refId: ledgerEntries.refId, amount: ledgerEntries.amount })
       .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.refType, 'order'), eq(ledgerEntries.type, 'trade_profit')));
+      .where(and(eq(ledgerEntries.refType, 'order'), eq(ledgerEntries.type, 'trade_profit')))
+      .orderBy(ledgerEntries.id);
     const perOrder = new Map<number, string[]>();
-    for (const posting of postings) perOrder.set(posting.refId!, [...(perOrder.get(posting.refId!) ?? []), posting.amount]);
-    for (const row of written)
-      expect(perOrder.get(row.id)?.map((amount) => dec(amount).toFixed(2))).toEqual([
-        exposedIds.has(row.userId) ? '-4000.00' : '-40.00',
-      ]);
+    for (const posting of postings)
+      perOrder.set(posting.refId!, [...(perOrder.get(posting.refId!) ?? []), dec(posting.amount).toFixed(2)]);
+    const wrongProfits = written.flatMap((row) => {
+      const lots = exposedLotsOf.get(row.userId);
+      const expected = [lots ? lots.times(-4000).toFixed(2) : '-40.00'];
+      const got = perOrder.get(row.id) ?? [];
+      return got.join() === expected.join() ? [] : [{ id: row.id, expected, got }];
+    });
+    expect(wrongProfits).toEqual([]);
+    expect(postings.length).toBe(written.length);
+    // In the order written: every stop-out before any stop-loss, and the largest loss first.
+    const stopOutRows = postings.filter((posting) => exposedLotsOf.has(posting.userId));
+    expect(stopOutRows.length).toBe(STOPPED_OUT_ACCOUNTS);
+    expect(postings.slice(0, STOPPED_OUT_ACCOUNTS)).toEqual(stopOutRows);
+    const lossesInOrder = stopOutRows.map((posting) => dec(posting.amount).toNumber());
+    expect(lossesInOrder).toEqual([...lossesInOrder].sort((a, b) => a - b));
     const balances = new Map(
       (await db.select({ userId: wallets.userId, balance: wallets.balance }).from(wallets)).map((row) => [
         row.userId,
         row.balance,
       ]),
     );
-    for (const trader of guarded) expect(balances.get(trader.userId)).toBe('9800.00');
-    // Stopped out with 1,000 left: the protection fired before the balance could go below zero.
-    for (const trader of exposed) expect(balances.get(trader.userId)).toBe('1000.00');
+    const expectedBalances = [
+      ...guarded.map((trader) => [trader.userId, '9800.00']),
+      // Stopped out with 1,000 a lot left: the protection fired before the balance could go below zero.
+      ...exposed.map((trader) => [trader.userId, trader.lots.times(1000).toFixed(2)]),
+    ];
+    expect(expectedBalances.filter(([userId, balance]) => balances.get(userId as number) !== balance)).toEqual([]);
     const writtenOff = await db
       .select({ userId: ledgerEntries.userId, amount: ledgerEntries.amount })
       .from(ledgerEntries)
@@ -153,15 +184,12 @@ describe.each(DB_KINDS)('a flash move on %s', (kind) => {
     const trading = (server.ctx.modules.find((module) => module.name === 'trading') as unknown as { service: TradingService })
       .service;
     const quote = { ...server.market.getQuote(instrument.id)!, bid: '55000', ask: '55010' };
-    const asked = await Promise.all(
-      Array.from({ length: 4 }, () => written.map((row) => trading.closeOnTrigger(row.id, quote))).flat(),
-    );
-    expect(
-      asked
-        .filter((closed) => closed !== null)
-        .map((closed) => closed.id)
-        .sort(),
-    ).toEqual(written.map((row) => row.id).sort());
+    const ask = () => written.map((row) => trading.act({ kind: 'stop_loss', userId: trader.userId, orderId: row.id, quote }));
+    // Twice together (one batch), then twice more after a yield (a later batch).
+    const together = [...ask(), ...ask()];
+    await Promise.resolve();
+    const asked = await Promise.all([...together, ...ask(), ...ask()]);
+    expect(asked.flatMap((result) => result.closed).sort()).toEqual(written.map((row) => row.id).sort());
     const postings = await db
       .select({ refId: ledgerEntries.refId })
       .from(ledgerEntries)

@@ -1,5 +1,5 @@
 import { forbidden } from '@pipwise/domain';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
@@ -86,11 +86,16 @@ export class RestrictionsService {
   }
 
   /**
-   * Inside a pending order's fill, after its wallet lock (which a freeze takes too): an order placed
-   * before the freeze does not open a position after it.
+   * Inside a batch of pending orders' fills, after their wallet locks (which a freeze takes too): the
+   * accounts frozen, so that an order placed before the freeze does not open a position after it.
    */
-  async tradingFrozenIn(tx: Executor, userId: number): Promise<boolean> {
-    return (await this.read(tx, userId)).trading;
+  async tradingFrozenAmong(tx: Executor, userIds: number[]): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const rows = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(inArray(users.id, userIds), eq(users.tradingFrozen, true)));
+    return new Set(rows.map((row) => row.id));
   }
 
   /** Inside the withdrawal's transaction, after its wallet lock. */

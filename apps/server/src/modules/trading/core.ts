@@ -81,7 +81,7 @@ export interface TradingDeps {
 /** What trading needs of the back office's freezes (answered from memory on the hot path). */
 export interface TradingRestrictions {
   refuseFrozenTrading(userId: number): Promise<void>;
-  tradingFrozenIn(tx: Executor, userId: number): Promise<boolean>;
+  tradingFrozenAmong(tx: Executor, userIds: number[]): Promise<Set<number>>;
 }
 
 export interface OrderOutcome {

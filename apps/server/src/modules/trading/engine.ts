@@ -5,8 +5,8 @@ import type { InstrumentInfo, MarketService, Quote } from '../market/api.js';
 import type { WalletService } from '../wallet/service.js';
 import { presentTradePush } from './present.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
-import type { OrderRow, PlacedNotice, TradingService, WatchedFields } from './service.js';
-import { PositionWatch, type Trigger, type WatchedOrder } from './watch.js';
+import type { EngineAction, OrderRow, PlacedNotice, TradingService, WatchedFields } from './service.js';
+import { PositionWatch, type Trigger, type TriggerKind, type WatchedOrder } from './watch.js';
 
 /** FOREX_TRADE at most this often per user (4 a second). */
 export const PUSH_INTERVAL_MS = 250;
@@ -14,6 +14,10 @@ export const PUSH_INTERVAL_MS = 250;
 export const RELOAD_RETRY_MS = 1_000;
 /** Balances can change outside trading (deposits, withdrawals): re-read them this often. */
 export const BALANCE_REFRESH_MS = 5_000;
+
+/** Within a tick: stop-losses before take-profits and pending fills (stop-outs go before all three). */
+const EXECUTION_RANK: Record<TriggerKind, number> = { stop_loss: 0, take_profit: 1, fill: 1 };
+const byExecutionOrder = (a: Trigger, b: Trigger) => EXECUTION_RANK[a.kind] - EXECUTION_RANK[b.kind];
 
 export interface EngineDeps {
   trading: TradingService;
@@ -49,17 +53,19 @@ export function toWatched(order: WatchedFields, contractSize: string): WatchedOr
 
 /**
  * The risk engine: on every `market.quote` it asks the position watch what the tick reached (pending
- * fills, TP, SL) and which accounts may be at the stop-out level, and runs each action through the
- * trading service — one transaction each, at most once, serialised per account. Its memory is only an
- * index: the database is the truth, loaded at start and re-read for an account after anything about it
- * changes (`trading.changed`) unless the change is a notice of new orders that follows, by wallet
- * version, what is watched; so a crash or restart loses nothing and a taken trigger whose action did
- * not happen is simply put back.
+ * fills, TP, SL) and which accounts may be at the stop-out level, and hands those actions to the
+ * trading service in the order they must happen — a tick's stop-outs first (the largest floating loss
+ * first), then its stop-losses, then its take-profits and fills — where they are written in batches,
+ * one batch at a time, so that a later tick's actions wait behind an earlier tick's and nothing is
+ * lost or done twice. Its memory is only an index: the database is the truth, loaded at start and
+ * re-read for an account after anything about it changes (`trading.changed`) unless the change is a
+ * notice of new orders that follows, by wallet version, what is watched; so a crash or restart loses
+ * nothing and a taken trigger whose action did not happen is simply put back.
  */
 export class RiskEngine {
   readonly watch = new PositionWatch(50);
   private readonly unsubscribe: (() => void)[] = [];
-  private readonly chains = new Map<number, Promise<void>>();
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly reloadQueue = new Set<number>();
   /** The wallet version each account is watched at, where known (an account loaded at start is not). */
   private readonly versions = new Map<number, number>();
@@ -115,7 +121,7 @@ export class RiskEngine {
   /** Resolves when no action or reload is in flight (tests wait on this instead of sleeping). */
   async settled() {
     for (;;) {
-      const pending = [...this.chains.values(), ...(this.reloading ? [this.reloading] : [])];
+      const pending = [...this.inFlight, ...(this.reloading ? [this.reloading] : [])];
       if (pending.length === 0) return;
       await Promise.allSettled(pending);
     }
@@ -215,23 +221,23 @@ export class RiskEngine {
     this.reloading = null;
   }
 
-  /** Runs account actions one after another; the account is re-read afterwards whatever happened. */
-  private enqueue(userId: number, task: () => Promise<unknown>) {
-    const previous = this.chains.get(userId) ?? Promise.resolve();
-    const next: Promise<void> = previous
-      .then(task)
+  /** Hands an action over; its account is re-read afterwards whatever happened (a taken level comes back if still open). */
+  private run(action: EngineAction, after?: () => void) {
+    const done: Promise<void> = this.deps.trading
+      .act(action)
       .then(
         () => undefined,
         (error: unknown) => this.fail(error),
       )
       .finally(() => {
-        if (this.chains.get(userId) === next) this.chains.delete(userId);
-        this.requestReload(userId);
+        this.inFlight.delete(done);
+        after?.();
+        this.requestReload(action.userId);
       });
-    this.chains.set(userId, next);
+    this.inFlight.add(done);
   }
 
-  /** One tick: the hot path. Everything here is in memory; actions are queued, never awaited. */
+  /** One tick: the hot path. Everything here is in memory; actions are queued in their order, never awaited. */
   onQuote(quote: Quote) {
     if (!this.running) return;
     const instrument = this.deps.market.getInstrument(quote.instrumentId);
@@ -239,30 +245,20 @@ export class RiskEngine {
     const rate = this.usdRateOf(instrument);
     const outcome = this.watch.onQuote(quote.instrumentId, Number(quote.bid), Number(quote.ask), rate, quote.marketOpen);
     this.tickedSincePush.add(quote.instrumentId);
-    for (const trigger of outcome.triggers) this.act(trigger, quote);
-    for (const userId of outcome.stopOutCandidates) {
-      if (this.stopOutsRunning.has(userId)) continue;
+    const stopOuts = outcome.stopOutCandidates
+      .filter((userId) => !this.stopOutsRunning.has(userId))
+      .map((userId) => ({ userId, floating: this.watch.screened(userId)?.floating ?? 0 }))
+      .sort((a, b) => a.floating - b.floating);
+    for (const { userId } of stopOuts) {
       this.stopOutsRunning.add(userId);
-      this.enqueue(userId, async () => {
-        try {
-          await this.deps.trading.stopOut(userId);
-        } finally {
-          this.stopOutsRunning.delete(userId);
-        }
-      });
+      this.run({ kind: 'stop_out', userId }, () => this.stopOutsRunning.delete(userId));
     }
+    const triggers = outcome.triggers.length > 1 ? [...outcome.triggers].sort(byExecutionOrder) : outcome.triggers;
+    for (const trigger of triggers) this.run({ ...trigger, quote });
   }
 
   private usdRateOf(instrument: InstrumentInfo) {
     return instrument.quoteCurrency === 'USD' ? 1 : this.deps.market.usdRate(instrument.quoteCurrency).toNumber();
-  }
-
-  private act(trigger: Trigger, quote: Quote) {
-    this.enqueue(trigger.userId, () =>
-      trigger.kind === 'fill'
-        ? this.deps.trading.fillOnTrigger(trigger.orderId, quote)
-        : this.deps.trading.closeOnTrigger(trigger.orderId, quote),
-    );
   }
 
   /**

@@ -33,6 +33,22 @@ export interface Closing {
   reason: CloseReasonValue;
 }
 
+/** A close's profit (rounded to 6 places, as stored); the balance moves by it rounded to cents. */
+export function closingProfit({ order, instrument, exit }: Closing, usdRate: Dec): Dec {
+  return roundProfit(
+    profit(
+      {
+        side: order.side as OrderSideValue,
+        lots: order.lots,
+        contractSize: instrument.contractSize,
+        entry: order.openPrice ?? exit,
+      },
+      exit,
+      usdRate,
+    ),
+  );
+}
+
 /**
  * What a trader does to an open order (close, cancel, TP/SL) and the two transitions the engine's
  * actions share: a close and a pending order's retirement, each under the owner's wallet lock and
@@ -81,14 +97,7 @@ export class OrderLifecycle {
     exit: Dec,
     reason: CloseReasonValue,
   ): Promise<OrderRow | null> {
-    const side = order.side as OrderSideValue;
-    const result = roundProfit(
-      profit(
-        { side, lots: order.lots, contractSize: instrument.contractSize, entry: order.openPrice ?? exit },
-        exit,
-        this.core.usdRate(instrument),
-      ),
-    );
+    const result = closingProfit({ order, instrument, exit, reason }, this.core.usdRate(instrument));
     const [closed] = await tx
       .update(orders)
       .set({
@@ -126,54 +135,6 @@ export class OrderLifecycle {
         });
       }
     }
-    return closed;
-  }
-
-  /**
-   * Closes many holding orders at once, their owners' wallets locked by the caller (`wallets`, as read
-   * under those locks): one statement for the orders and one for the wallets and the ledger, doing to
-   * each order, in the order given, what `closeLocked` does — its profit credited, and a balance it
-   * takes below zero written off at that order. An order that is not holding any more under its
-   * owner's lock cannot be, so finding one fails the whole.
-   */
-  async closeManyLocked(tx: Executor, closings: Closing[], wallets: Map<number, WalletBalance>): Promise<OrderRow[]> {
-    if (closings.length === 0) return [];
-    const balances = new Map([...wallets].map(([userId, wallet]) => [userId, wallet.balance]));
-    const postings: LedgerPosting[] = [];
-    const values = closings.map(({ order, instrument, exit, reason }) => {
-      const result = roundProfit(
-        profit(
-          {
-            side: order.side as OrderSideValue,
-            lots: order.lots,
-            contractSize: instrument.contractSize,
-            entry: order.openPrice ?? exit,
-          },
-          exit,
-          this.core.usdRate(instrument),
-        ),
-      );
-      const credit = roundBalance(result);
-      if (!credit.isZero()) {
-        const about = { memoParams: { code: instrument.showCode, id: order.id }, refType: 'order' as const, refId: order.id };
-        postings.push({ userId: order.userId, amount: credit, type: 'trade_profit', ...about });
-        const after = (balances.get(order.userId) ?? dec(0)).plus(credit);
-        balances.set(order.userId, after.isNegative() ? dec(0) : after);
-        if (after.isNegative()) postings.push({ userId: order.userId, amount: after.negated(), type: 'write_off', ...about });
-      }
-      return { id: order.id, close_price: exit.toFixed(), profit: result.toFixed(6), reason };
-    });
-    const closed = rowsOf(
-      await tx.execute(sql`
-        UPDATE ${orders} o
-        SET status = ${OrderStatus.history}, close_price = v.close_price, profit = v.profit, close_reason = v.reason,
-            closed_at = ${this.core.deps.clock.now().toISOString()}::timestamptz
-        FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS v(id bigint, close_price numeric, profit numeric, reason text)
-        WHERE o.id = v.id AND o.status = ${OrderStatus.holding}
-        RETURNING o.*`),
-    ).map((row) => orderRows.read(row));
-    if (closed.length !== closings.length) throw new Error('closeManyLocked: an order was not holding under its owner’s lock');
-    await this.core.deps.wallet.postMany(tx, postings);
     return closed;
   }
 

@@ -1,8 +1,9 @@
 import type { AccountFigures, Dec, TSetStopPriceRequest, TSubmitOrderRequest } from '@pipwise/domain';
 import type { Executor } from '../../db/client.js';
-import type { InstrumentInfo, Quote } from '../market/api.js';
+import type { InstrumentInfo } from '../market/api.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
 import { TradingCore, type OrderOutcome, type OrderRow, type TradingDeps } from './core.js';
+import type { ActionResult, EngineAction } from './action-batch.js';
 import { EngineActions } from './engine-actions.js';
 import { IdempotencyKeys } from './idempotency.js';
 import { OrderLifecycle } from './lifecycle.js';
@@ -10,6 +11,7 @@ import { OrderPlacement } from './placement.js';
 import { OrderQueries } from './queries.js';
 
 export type { OrderRow, PlacedNotice, TradingDeps, WatchedFields } from './core.js';
+export type { ActionResult, EngineAction } from './action-batch.js';
 export type { TraderResults, WindowResults } from './queries.js';
 
 /**
@@ -102,16 +104,9 @@ export class TradingService {
     return this.queries.openOrders(userIds);
   }
 
-  closeOnTrigger(orderId: number, quote: Quote): Promise<OrderRow | null> {
-    return this.actions.closeOnTrigger(orderId, quote);
-  }
-
-  fillOnTrigger(orderId: number, quote: Quote): Promise<OrderRow | null> {
-    return this.actions.fillOnTrigger(orderId, quote);
-  }
-
-  stopOut(userId: number): Promise<number[]> {
-    return this.actions.stopOut(userId);
+  /** A take-profit, stop-loss, pending fill or stop-out the risk engine asks for (see `EngineActions`). */
+  act(action: EngineAction): Promise<ActionResult> {
+    return this.actions.act(action);
   }
 
   resetDemo(userId: number, isDemo: boolean) {

@@ -267,6 +267,27 @@ export class WalletService {
     return { rows, total: Number(totals?.total ?? 0) };
   }
 
+  /**
+   * `adjustLock` for many wallets in one statement (each delta already the sum of cent-rounded parts),
+   * for wallets the caller has locked.
+   */
+  async adjustLocks(tx: Executor, deltas: Map<number, Dec>) {
+    const values = [...deltas]
+      .filter(([, delta]) => !delta.isZero())
+      .map(([userId, delta]) => ({ user_id: userId, delta: roundBalance(delta).toFixed(2) }));
+    if (values.length === 0) return;
+    const rows = rowsOf(
+      await tx.execute(sql`
+        UPDATE ${wallets} w SET lock_balance = w.lock_balance + d.delta, version = w.version + 1, updated_at = now()
+        FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS d(user_id bigint, delta numeric)
+        WHERE w.user_id = d.user_id
+        RETURNING w.user_id, w.lock_balance`),
+    );
+    if (rows.length !== values.length) throw new Error('adjustLocks: a wallet does not exist');
+    const negative = rows.find((row) => dec(row.lock_balance as string).isNegative());
+    if (negative) throw new Error(`lock balance of user ${String(negative.user_id)} would go negative`);
+  }
+
   /** Moves money between free and locked (pending orders, withdrawals under review); not a balance change. */
   async adjustLock(tx: Executor, userId: number, delta: Dec | string) {
     const amount = roundBalance(delta);
