@@ -16,6 +16,12 @@ interface Route {
   url: string;
 }
 
+/**
+ * The load balancers' probes read no input and answer plain JSON, /readyz a 503 while the process is not
+ * ready (test/observability.test.ts): they are not API routes.
+ */
+const PROBES = new Set(['/healthz', '/readyz']);
+
 /** Every route the app registered, read from Fastify's route tree (children continue their parent's path). */
 function routesOf(app: FastifyInstance): Route[] {
   const routes: Route[] = [];
@@ -27,7 +33,7 @@ function routesOf(app: FastifyInstance): Route[] {
     const url = (parents[depth - 1] ?? '') + match[2]!;
     parents[depth] = url;
     for (const method of (match[3] ?? '').split(', ').filter(Boolean)) {
-      if (method !== 'HEAD' && url !== '*' && !url.endsWith('*')) routes.push({ method, url });
+      if (method !== 'HEAD' && url !== '*' && !url.endsWith('*') && !PROBES.has(url)) routes.push({ method, url });
     }
   }
   return routes;
