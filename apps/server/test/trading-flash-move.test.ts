@@ -1,5 +1,5 @@
 import { CloseReason, dec, orderCharges, OrderStatus } from '@pipwise/domain';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, orders, wallets } from '../src/db/schema.js';
 import { createTraders, expectLedgerInvariants } from './factories.js';

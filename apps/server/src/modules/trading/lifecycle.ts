@@ -15,15 +15,12 @@ import {
   type OrderSideValue,
   type TSetStopPriceRequest,
 } from '@pipwise/domain';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { rowsOf } from '../../db/rows.js';
 import { orders } from '../../db/schema.js';
 import type { InstrumentInfo } from '../market/api.js';
-import type { LedgerPosting, WalletBalance } from '../wallet/service.js';
 import type { OrderOutcome, OrderRow, TradingCore } from './core.js';
 import { requestHash, type IdempotencyKeys } from './idempotency.js';
-import { orderRows } from './queries.js';
 
 /** A holding order to close at `exit` for `reason`. */
 export interface Closing {
