@@ -1,10 +1,11 @@
-import { ApiPath, forbidden, ResponseCode, safeText, type UploadView } from '@pipwise/domain';
+import { ApiPath, forbidden, ResponseCode, safeText, ZRefusal, ZUploadView, type UploadView } from '@pipwise/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { requireUser, tokenFromHeader, type TokenResolver } from '../../http/auth.js';
 import { ok, parse } from '../../http/envelope.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import { acceptUploads, type UploadedFile } from '../../http/uploads.js';
 import { translate } from '../../i18n/catalog.js';
 import type { UploadContent, UploadsService } from './service.js';
@@ -33,8 +34,27 @@ const isUploadedFile = (value: unknown): value is UploadedFile =>
 
 /** The image in part `file`; other parts are text the client may add, held to the rules of any text field. */
 const ZImageUpload = z
-  .object({ file: z.custom<UploadedFile>(isUploadedFile, { error: 'upload_file_required' }) })
+  .object({
+    file: z
+      .custom<UploadedFile>(isUploadedFile, { error: 'upload_file_required' })
+      .meta({ type: 'string', format: 'binary', description: 'the image (JPEG, PNG or WebP), up to 10 MB' }),
+  })
   .catchall(safeText());
+
+/**
+ * A signed image link's query. Documentation only: `readSigned` checks the pair, and a wrong or expired
+ * one is a 403, never a 1001 (the link is the server's, not something a person typed).
+ */
+const ZSignedLinkQuery = z.object({
+  expires: z.string().describe('seconds since the epoch'),
+  sig: z.string().describe("the server's signature of the id and expires"),
+});
+
+/** An image as served: the stored bytes, re-encoded on upload; a refusal in the envelope otherwise. */
+const IMAGE_ANSWER = {
+  200: { description: 'The image', content: { 'image/*': { schema: z.string().meta({ format: 'binary' }) } } },
+  default: ZRefusal,
+};
 
 /** Served images are never interpreted: no sniffing into HTML, no script, shown in place. */
 function sendImage(reply: FastifyReply, content: UploadContent, cacheControl: string) {
@@ -62,17 +82,21 @@ export function uploadRoutes(deps: { uploads: UploadsService; resolveToken: Toke
         if (requireUser(request).isDemo) throw forbidden('demo_not_allowed');
       });
       await acceptUploads(scope);
-      scope.post(ApiPath.imageUpload, UPLOAD_LIMIT, async (request) => {
-        const { userId } = requireUser(request);
-        const { file } = parse(ZImageUpload, request.body);
-        const stored = await uploads.store(userId, file);
-        return ok<UploadView>(request, { id: stored.id, url: uploads.signedUrl(stored.id, clock.now()) });
-      });
+      const upload = { consumes: ['multipart/form-data'], body: ZImageUpload, response: answers(ZUploadView) };
+      scope
+        .withTypeProvider<DocumentedTypeProvider>()
+        .post(ApiPath.imageUpload, { ...UPLOAD_LIMIT, schema: upload }, async (request) => {
+          const { userId } = requireUser(request);
+          const { file } = parse(ZImageUpload, request.body);
+          const stored = await uploads.store(userId, file);
+          return ok<UploadView>(request, { id: stored.id, url: uploads.signedUrl(stored.id, clock.now()) });
+        });
     });
 
     app.get(
       ApiPath.upload,
       {
+        schema: { params: z.object({ id: z.string() }), querystring: ZSignedLinkQuery, response: IMAGE_ANSWER },
         onSend: (request, reply, payload, done) => {
           const caching = imageCaching.get(request);
           if (caching) void reply.header('cache-control', caching);
@@ -94,9 +118,13 @@ export function uploadRoutes(deps: { uploads: UploadsService; resolveToken: Toke
       },
     );
 
-    app.get(OPERATOR_UPLOAD_PATH, async (request, reply) => {
-      const { id } = request.params as { id: string };
-      return sendImage(reply, await uploads.read(id), 'no-store');
-    });
+    app.get(
+      OPERATOR_UPLOAD_PATH,
+      { schema: { params: z.object({ id: z.string() }), response: IMAGE_ANSWER } },
+      async (request, reply) => {
+        const { id } = request.params as { id: string };
+        return sendImage(reply, await uploads.read(id), 'no-store');
+      },
+    );
   };
 }

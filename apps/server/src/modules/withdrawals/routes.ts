@@ -10,6 +10,13 @@ import {
   ZRecordIdRequest,
   ZWithdrawListQuery,
   ZWithdrawRequest,
+  ZDrawMethodView,
+  ZOperatorWithdrawalView,
+  ZReviewContextView,
+  ZWithdrawalView,
+  ZWithdrawCurrencyView,
+  ZWithdrawRulesView,
+  pageOf,
   type DrawMethodView,
   type OperatorWithdrawalView,
   type ReviewContextView,
@@ -19,10 +26,12 @@ import {
   type WithdrawRulesView,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { idempotentRequest } from '../../db/idempotency.js';
 import { ok, parse } from '../../http/envelope.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import { requireOperator } from '../../http/operator.js';
 import { idempotencyKeyOf, perSession, requestInput, requireRealUser } from '../../http/requests.js';
 import { queuePage, type ReviewDesk } from '../../review/desk.js';
@@ -42,20 +51,27 @@ export const WITHDRAWAL_ADMIN_PATHS = {
 } as const;
 
 export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDesk, config: Config, clock: Clock) {
-  return (app: FastifyInstance) => {
-    app.get(ApiPath.drawSymbols, WITHDRAWAL_LIMITS.read, async (request) => {
+  return (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<DocumentedTypeProvider>();
+    const symbols = { querystring: ZDrawSymbolQuery, response: answers(z.array(ZWithdrawCurrencyView)) };
+    app.get(ApiPath.drawSymbols, { ...WITHDRAWAL_LIMITS.read, schema: symbols }, async (request) => {
       requireRealUser(request);
       const { type } = parse(ZDrawSymbolQuery, request.query);
       return ok<WithdrawCurrencyView[]>(request, (await withdrawals.currencies.quoted(type)).map(presentCurrency));
     });
 
-    app.get(ApiPath.drawRules, WITHDRAWAL_LIMITS.read, async (request) => {
-      const { userId } = requireRealUser(request);
-      const rules = await withdrawals.requests.rules(userId);
-      return ok<WithdrawRulesView>(request, { kyc_required: rules.kycRequired });
-    });
+    app.get(
+      ApiPath.drawRules,
+      { ...WITHDRAWAL_LIMITS.read, schema: { response: answers(ZWithdrawRulesView) } },
+      async (request) => {
+        const { userId } = requireRealUser(request);
+        const rules = await withdrawals.requests.rules(userId);
+        return ok<WithdrawRulesView>(request, { kyc_required: rules.kycRequired });
+      },
+    );
 
-    app.post(ApiPath.draw, WITHDRAWAL_LIMITS.write, async (request) => {
+    const draw = { body: ZWithdrawRequest, response: answers(ZWithdrawalView) };
+    app.post(ApiPath.draw, { ...WITHDRAWAL_LIMITS.write, schema: draw }, async (request) => {
       const { userId } = requireRealUser(request);
       const body = parse(ZWithdrawRequest, requestInput(request));
       const outcome = await withdrawals.requests.withdraw(
@@ -67,7 +83,8 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       return ok<WithdrawalView>(request, presentWithdrawal(outcome.record, request.lang), outcome.msgKey);
     });
 
-    app.get(ApiPath.drawList, WITHDRAWAL_LIMITS.read, async (request) => {
+    const list = { querystring: ZWithdrawListQuery, response: answers(pageOf(ZWithdrawalView)) };
+    app.get(ApiPath.drawList, { ...WITHDRAWAL_LIMITS.read, schema: list }, async (request) => {
       const { userId } = requireRealUser(request);
       const { type, page } = parse(ZWithdrawListQuery, request.query);
       const list = await withdrawals.requests.list(userId, type, page);
@@ -79,7 +96,8 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       });
     });
 
-    app.post(ApiPath.drawCancel, WITHDRAWAL_LIMITS.write, async (request) => {
+    const cancel = { body: ZRecordIdRequest, response: answers(ZWithdrawalView) };
+    app.post(ApiPath.drawCancel, { ...WITHDRAWAL_LIMITS.write, schema: cancel }, async (request) => {
       const { userId } = requireRealUser(request);
       const { id } = parse(ZRecordIdRequest, requestInput(request));
       return ok<WithdrawalView>(
@@ -89,7 +107,8 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       );
     });
 
-    app.get(ApiPath.getDrawMethod, WITHDRAWAL_LIMITS.read, async (request) => {
+    const methods = { querystring: ZDrawMethodQuery, response: answers(z.array(ZDrawMethodView)) };
+    app.get(ApiPath.getDrawMethod, { ...WITHDRAWAL_LIMITS.read, schema: methods }, async (request) => {
       const { userId } = requireRealUser(request);
       const { draw_type, draw_id } = parse(ZDrawMethodQuery, request.query);
       const now = clock.now();
@@ -99,7 +118,8 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       );
     });
 
-    app.post(ApiPath.bindDrawMethod, WITHDRAWAL_LIMITS.write, async (request) => {
+    const bind = { body: ZBindDrawMethodRequest, response: answers(ZDrawMethodView) };
+    app.post(ApiPath.bindDrawMethod, { ...WITHDRAWAL_LIMITS.write, schema: bind }, async (request) => {
       const { userId } = requireRealUser(request);
       const body = parse(ZBindDrawMethodRequest, requestInput(request));
       const bound = await withdrawals.payoutMethods.bind(userId, body);
@@ -108,14 +128,19 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       });
     });
 
-    app.post(ApiPath.delDrawMethod, WITHDRAWAL_LIMITS.write, async (request) => {
+    const remove = { body: ZDeleteDrawMethodRequest, response: answers(z.null()) };
+    app.post(ApiPath.delDrawMethod, { ...WITHDRAWAL_LIMITS.write, schema: remove }, async (request) => {
       const { userId } = requireRealUser(request);
       const { id } = parse(ZDeleteDrawMethodRequest, requestInput(request));
       await withdrawals.payoutMethods.remove(userId, id);
       return ok(request, null, 'method_deleted');
     });
 
-    app.get(WITHDRAWAL_ADMIN_PATHS.list, async (request) => {
+    const queue = {
+      querystring: ZWithdrawalQueueQuery,
+      response: answers(pageOf(ZOperatorWithdrawalView.extend(ZReviewContextView.shape))),
+    };
+    app.get(WITHDRAWAL_ADMIN_PATHS.list, { schema: queue }, async (request) => {
       requireOperator(request);
       const query = parse(ZWithdrawalQueueQuery, request.query);
       const userId = await desk.userOfUid(query.uid);
@@ -160,8 +185,15 @@ export function withdrawalRoutes(withdrawals: WithdrawalsService, desk: ReviewDe
       );
       return ok(request, view, outcome.msgKey);
     };
-    app.post(WITHDRAWAL_ADMIN_PATHS.approve, decide('approve', false));
-    app.post(WITHDRAWAL_ADMIN_PATHS.reject, decide('reject', true));
-    app.post(WITHDRAWAL_ADMIN_PATHS.void, decide('void', true));
+    const decision = (needsReason: boolean) => ({
+      schema: {
+        params: ZWithdrawalRecordParams,
+        ...(needsReason && { body: ZWithdrawalDecisionRequest }),
+        response: answers(ZOperatorWithdrawalView),
+      },
+    });
+    app.post(WITHDRAWAL_ADMIN_PATHS.approve, decision(false), decide('approve', false));
+    app.post(WITHDRAWAL_ADMIN_PATHS.reject, decision(true), decide('reject', true));
+    app.post(WITHDRAWAL_ADMIN_PATHS.void, decision(true), decide('void', true));
   };
 }
