@@ -18,7 +18,7 @@ process.on('message', (message: { cmd?: string }) => {
 const wss = new WebSocketServer({ port, host: '127.0.0.1', perMessageDeflate: false, maxPayload: 4096 });
 wss.on('connection', (ws) => {
   ws.on('message', (raw: Buffer) => {
-    if (raw.toString().includes('"sub"')) subscribed.add(ws);
+    if (raw.toString().includes('"topic":"DAY_MARKET"')) subscribed.add(ws);
   });
   ws.on('close', () => subscribed.delete(ws));
 });

@@ -4,12 +4,17 @@ import { SOCKET_PATH } from '@pipwise/domain';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config.js';
 import { clientAddress, proxyTrust, type ProxyTrust } from '../http/client-address.js';
+import { monotonicNow } from './connection.js';
 import type { HubOptions } from './hub.js';
 import type { LoginGuard } from './login-guard.js';
 
 /**
  * Who may open a socket: only on the socket path, from this server's own pages or a configured origin,
- * while there is room overall and for the address, and not from an address the login guard has blocked.
+ * while there is room overall and for the address, and not from an address the login guard has blocked;
+ * and no faster than a steady rate (`upgradesPerSecond`), so a reconnect storm (every phone at once after
+ * a network blip, or a gateway's sockets after it restarts) cannot take the event loop from the API. A
+ * refused upgrade costs a 503 written to the socket; its Retry-After gives each refused client its own
+ * later second, so the storm comes back spread out (the web client adds jitter).
  */
 export class Admission {
   private readonly wss: WebSocketServer;
@@ -18,12 +23,23 @@ export class Admission {
   /** Open sockets per client address. */
   private readonly perAddress = new Map<string, number>();
   private closing = false;
+  /** Upgrades allowed now (a token bucket refilled at `upgradesPerSecond`, at most `upgradeBurst`). */
+  private upgradeAllowance: number;
+  private allowanceAt: number;
+  /** When the last client told to come back later was told to come (monotonic ms). */
+  private lastSlot = 0;
 
   constructor(
     config: Pick<Config, 'trustProxy' | 'allowedOrigins'>,
-    private readonly options: Pick<HubOptions, 'maxPayload' | 'maxConnections' | 'maxConnectionsPerAddress'>,
+    private readonly options: Pick<
+      HubOptions,
+      'maxPayload' | 'maxConnections' | 'maxConnectionsPerAddress' | 'upgradesPerSecond' | 'upgradeBurst'
+    >,
     private readonly loginGuard: LoginGuard,
+    private readonly now: () => number = monotonicNow,
   ) {
+    this.upgradeAllowance = options.upgradeBurst;
+    this.allowanceAt = now();
     this.allowedOrigins = new Set(config.allowedOrigins);
     this.trust = proxyTrust(config.trustProxy);
     this.wss = new WebSocketServer({
@@ -53,7 +69,27 @@ export class Admission {
     const blockedFor = this.loginGuard.blockedFor(address);
     if (blockedFor > 0) return refuse('429 Too Many Requests', `Retry-After: ${blockedFor}\r\n`);
     if ((this.perAddress.get(address) ?? 0) >= this.options.maxConnectionsPerAddress) return refuse('429 Too Many Requests');
+    const retryAfter = this.takeUpgrade();
+    if (retryAfter > 0) return refuse('503 Service Unavailable', `Retry-After: ${retryAfter}\r\n`);
     this.wss.handleUpgrade(request, socket, head, (ws) => accept(ws, address));
+  }
+
+  /**
+   * 0 when an upgrade may go ahead now; otherwise the seconds after which this client should come back:
+   * each refused client gets the next free slot at the steady rate (up to a minute ahead), so those
+   * refused together do not all return in the same second.
+   */
+  private takeUpgrade(): number {
+    const now = this.now();
+    const { upgradesPerSecond, upgradeBurst } = this.options;
+    this.upgradeAllowance = Math.min(upgradeBurst, this.upgradeAllowance + ((now - this.allowanceAt) / 1000) * upgradesPerSecond);
+    this.allowanceAt = now;
+    if (this.upgradeAllowance >= 1) {
+      this.upgradeAllowance--;
+      return 0;
+    }
+    this.lastSlot = Math.min(now + MAX_RETRY_AFTER_MS, Math.max(this.lastSlot, now) + 1000 / upgradesPerSecond);
+    return Math.max(1, Math.ceil((this.lastSlot - now) / 1000));
   }
 
   /** From shutdown on, every upgrade is refused. */
@@ -92,6 +128,8 @@ export class Admission {
     return host === (forwarded ?? request.headers.host)?.toLowerCase();
   }
 }
+
+const MAX_RETRY_AFTER_MS = 60_000;
 
 function lastValue(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header.at(-1) : header;

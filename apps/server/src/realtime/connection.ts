@@ -33,8 +33,8 @@ export class Connection {
   /** Messages that arrived while a login or logout was being looked up; handled in order after it. */
   readonly backlog: ClientMessage[] = [];
   busy = false;
-  /** Frames held back while congested: one per coalescing key, oldest first. */
-  readonly pending = new Map<string, PendingFrame>();
+  /** Frames held back while congested: one per coalescing key, oldest first; none most of the time. */
+  pending: Map<string, PendingFrame> | undefined;
 
   constructor(
     readonly ws: WebSocket,

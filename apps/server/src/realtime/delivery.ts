@@ -1,25 +1,52 @@
 import type { Duplex } from 'node:stream';
 import { SocketTopic } from '@pipwise/domain';
+import * as wsLibrary from 'ws';
 import { WebSocket } from 'ws';
-import type { Connection } from './connection.js';
+import type { Connection, PendingFrame } from './connection.js';
 import type { HubOptions } from './hub.js';
 import type { Subscriptions } from './subscriptions.js';
 
 /** Topics whose payload is a list that a slow consumer must receive whole: pending lists are merged. */
 const ACCUMULATING_TOPICS = new Set<string>([SocketTopic.forexClosed, SocketTopic.forexFilled]);
 const MAX_ACCUMULATED_ITEMS = 1000;
-const TEXT = { binary: false } as const;
-
-/** KLINE frames carry every period on one topic: the latest bar of each period is kept, not just one. */
-function coalescingKey(topic: string, data: unknown): string {
-  const period = data && typeof data === 'object' ? (data as { Period?: unknown }).Period : undefined;
-  return typeof period === 'string' ? `${topic}|${period}` : topic;
-}
+/** Held frames per subscribed topic, on average, before the oldest goes (KLINE has six periods, DAY_MARKET an instrument each). */
+const MAX_HELD_PER_TOPIC = 8;
 
 /**
- * Frames to their subscribers, with back-pressure. A frame is serialised once and the same buffer handed
- * to every subscriber; a congested connection keeps only the latest frame per topic until its buffer
- * drains, so memory per connection is bounded by its subscriptions, never by the feed's rate.
+ * What a held-back frame replaces: DAY_MARKET carries every instrument on one topic and KLINE every
+ * period, so the latest quote of each instrument and bar of each period are kept, not just one frame.
+ */
+function coalescingKey(topic: string, data: unknown): string {
+  if (!data || typeof data !== 'object') return topic;
+  const { symbol, Period } = data as { symbol?: unknown; Period?: unknown };
+  let key = topic;
+  if (typeof symbol === 'string') key += `|${symbol}`;
+  if (typeof Period === 'string') key += `|${Period}`;
+  return key;
+}
+
+/** `ws` frames a message with its own Sender; not in @types/ws. */
+const { Sender } = wsLibrary as unknown as { Sender: { frame: (data: Buffer, options: object) => Buffer[] } };
+const TEXT_FRAME = { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false };
+
+/**
+ * A text message framed once for every recipient: one Buffer (header and payload) written as it is to
+ * each socket, so a recipient costs one write of a shared buffer rather than a header of its own and two
+ * writes. Valid as long as nothing else is queued in the socket's `ws` Sender, which holds only while
+ * messages are not compressed (admission.ts turns permessage-deflate off).
+ */
+function wireFrame(message: string): Buffer {
+  return Buffer.concat(Sender.frame(Buffer.from(message), TEXT_FRAME));
+}
+
+const socketOf = (conn: Connection) => (conn.ws as unknown as { _socket?: Duplex })._socket;
+
+/**
+ * Frames to their subscribers, with back-pressure. A frame is serialised and framed once and the same
+ * buffer written to every subscriber; a congested connection keeps only the latest frame per topic (and
+ * instrument, and period) until its buffer drains, so memory per connection is bounded by its
+ * subscriptions, never by the feed's rate. The high-water mark is what a slow phone may cost in unsent
+ * bytes: each write queued behind it is also an object of its own, so it is kept low.
  */
 export class Delivery {
   private readonly congested = new Set<Connection>();
@@ -39,7 +66,7 @@ export class Delivery {
   broadcast(topic: string, data: unknown) {
     const subscribers = this.subscriptions.subscribersOf(topic);
     if (!subscribers || subscribers.size === 0) return;
-    const frame = Buffer.from(JSON.stringify({ type: topic, data }));
+    const frame = wireFrame(JSON.stringify({ type: topic, data }));
     const key = coalescingKey(topic, data);
     for (const conn of subscribers) this.deliver(conn, key, topic, frame, data);
   }
@@ -52,7 +79,7 @@ export class Delivery {
     const key = coalescingKey(topic, data);
     for (const conn of connections) {
       if (!conn.subscriptions.has(topic)) continue;
-      frame ??= Buffer.from(JSON.stringify({ type: topic, data }));
+      frame ??= wireFrame(JSON.stringify({ type: topic, data }));
       this.deliver(conn, key, topic, frame, data);
     }
   }
@@ -73,10 +100,11 @@ export class Delivery {
 
   private deliver(conn: Connection, key: string, topic: string, frame: Buffer, data: unknown) {
     const { ws } = conn;
-    if (ws.readyState !== WebSocket.OPEN) return;
-    if (conn.pending.size === 0 && ws.bufferedAmount <= this.options.highWaterBytes) {
-      this.cork(conn);
-      ws.send(frame, TEXT);
+    const socket = socketOf(conn);
+    if (ws.readyState !== WebSocket.OPEN || !socket) return;
+    if (conn.pending === undefined && ws.bufferedAmount <= this.options.highWaterBytes) {
+      this.cork(conn, socket);
+      socket.write(frame);
       return;
     }
     this.hold(conn, key, topic, frame, data);
@@ -85,35 +113,34 @@ export class Delivery {
   /**
    * A feed step broadcasts several frames in one synchronous burst; holding each socket's writes until
    * the burst ends sends them in one system call per client instead of one per frame. `ws` has no
-   * public handle on its socket, so this reaches for `_socket` and does nothing without it.
+   * public handle on its socket, so this reaches for `_socket`.
    */
-  private cork(conn: Connection) {
+  private cork(conn: Connection, socket: Duplex) {
     if (this.corked.has(conn)) return;
-    const socket = (conn.ws as unknown as { _socket?: Duplex })._socket;
-    if (!socket) return;
     socket.cork();
     this.corked.add(conn);
     if (this.corked.size === 1) process.nextTick(() => this.uncorkAll());
   }
 
   private uncorkAll() {
-    for (const conn of this.corked) (conn.ws as unknown as { _socket?: Duplex })._socket?.uncork();
+    for (const conn of this.corked) socketOf(conn)?.uncork();
     this.corked.clear();
   }
 
   /** Keeps the latest frame per key (lists of accumulating topics are merged), oldest key dropped past the cap. */
   private hold(conn: Connection, key: string, topic: string, frame: Buffer, data: unknown) {
-    const previous = conn.pending.get(key);
-    conn.pending.delete(key);
+    const pending = (conn.pending ??= new Map<string, PendingFrame>());
+    const previous = pending.get(key);
+    pending.delete(key);
     if (ACCUMULATING_TOPICS.has(topic) && Array.isArray(data)) {
       const items = [...(previous?.items ?? []), ...(data as unknown[])];
-      conn.pending.set(key, { topic, items: [...new Set(items)].slice(-MAX_ACCUMULATED_ITEMS) });
+      pending.set(key, { topic, items: [...new Set(items)].slice(-MAX_ACCUMULATED_ITEMS) });
     } else {
-      conn.pending.set(key, { topic, frame });
+      pending.set(key, { topic, frame });
     }
-    if (conn.pending.size > this.options.maxSubscriptions * 8) {
-      const oldest = conn.pending.keys().next().value;
-      if (oldest !== undefined) conn.pending.delete(oldest);
+    if (pending.size > this.options.maxSubscriptions * MAX_HELD_PER_TOPIC) {
+      const oldest = pending.keys().next().value;
+      if (oldest !== undefined) pending.delete(oldest);
     }
     this.congested.add(conn);
     this.drainTimer ??= setInterval(() => this.drain(), this.options.drainIntervalMs);
@@ -122,16 +149,19 @@ export class Delivery {
   private drain() {
     for (const conn of this.congested) {
       const { ws } = conn;
-      if (ws.readyState !== WebSocket.OPEN) {
+      const socket = socketOf(conn);
+      if (ws.readyState !== WebSocket.OPEN || !socket) {
         this.congested.delete(conn);
-        conn.pending.clear();
+        conn.pending = undefined;
         continue;
       }
       if (ws.bufferedAmount > this.options.highWaterBytes / 2) continue;
-      for (const pending of conn.pending.values()) {
-        ws.send(pending.frame ?? Buffer.from(JSON.stringify({ type: pending.topic, data: pending.items })), TEXT);
+      socket.cork();
+      for (const pending of conn.pending?.values() ?? []) {
+        socket.write(pending.frame ?? wireFrame(JSON.stringify({ type: pending.topic, data: pending.items })));
       }
-      conn.pending.clear();
+      socket.uncork();
+      conn.pending = undefined;
       this.congested.delete(conn);
     }
     if (this.congested.size === 0) {

@@ -46,6 +46,12 @@ export interface HubOptions {
   /** Sockets one address may hold open at once (SOCKETS_PER_ADDRESS unless given here). */
   maxConnectionsPerAddress: number;
   /**
+   * Upgrades accepted per second on average, in bursts up to `upgradeBurst`; beyond, a 503 with
+   * Retry-After (admission.ts). Bounds what a reconnect storm takes from the API.
+   */
+  upgradesPerSecond: number;
+  upgradeBurst: number;
+  /**
    * A connection may send this many messages per second on average, in bursts up to `messageBurst` (a
    * reconnect re-sends the login and every subscription at once); beyond, it is closed.
    */
@@ -60,13 +66,15 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   maxPayload: 4 * 1024,
   maxSubscriptions: 64,
   maxConnections: 50_000,
-  highWaterBytes: 64 * 1024,
+  highWaterBytes: 16 * 1024,
   silentLimitMs: 30_000,
   pingAfterMs: 10_000,
   sweepIntervalMs: 5_000,
   drainIntervalMs: 50,
   maxBacklog: 64,
   maxConnectionsPerAddress: 100,
+  upgradesPerSecond: 3_000,
+  upgradeBurst: 1_000,
   messagesPerSecond: 20,
   messageBurst: 100,
   maxFailedLogins: 3,
@@ -149,7 +157,7 @@ export class Hub {
     this.admission.closed(conn.address);
     this.delivery.forget(conn);
     this.subscriptions.forget(conn);
-    conn.pending.clear();
+    conn.pending = undefined;
   }
 
   start() {
@@ -198,8 +206,9 @@ export class Hub {
     let maxBufferedAmount = 0;
     let loggedIn = 0;
     for (const conn of this.connections) {
-      pendingFrames += conn.pending.size;
-      maxPendingFrames = Math.max(maxPendingFrames, conn.pending.size);
+      const held = conn.pending?.size ?? 0;
+      pendingFrames += held;
+      maxPendingFrames = Math.max(maxPendingFrames, held);
       maxBufferedAmount = Math.max(maxBufferedAmount, conn.ws.bufferedAmount);
       if (conn.principal) loggedIn++;
     }

@@ -33,7 +33,7 @@ export class Subscriptions {
     const set = this.topics.get(topic);
     set?.delete(conn);
     if (set?.size === 0) this.topics.delete(topic);
-    for (const [key, pending] of conn.pending) if (pending.topic === topic) conn.pending.delete(key);
+    for (const [key, pending] of conn.pending ?? []) if (pending.topic === topic) conn.pending?.delete(key);
   }
 
   logIn(conn: Connection, principal: Principal, token: string) {

@@ -20,6 +20,8 @@ describe('LiveSocket', () => {
         return socket;
       },
       warn: (message) => warnings.push(message),
+      // The middle of the jitter: every backoff is exactly its step.
+      random: () => 0.5,
     });
   });
 
@@ -88,6 +90,33 @@ describe('LiveSocket', () => {
     expect(sockets).toHaveLength(2);
     vi.advanceTimersByTime(1);
     expect(sockets).toHaveLength(3);
+  });
+
+  it('spreads reconnections: each client waits from half to one and a half times the step, the step doubling to 30 s', () => {
+    const attempts = (random: number) => {
+      const created: number[] = [];
+      const refused: number[] = [];
+      const client = new LiveSocket({
+        url: () => 'ws://test/v1/ws',
+        create: () => {
+          created.push(Date.now());
+          const socket = new ScriptedSocket();
+          // Refused, as a 503 on the upgrade looks to a browser.
+          setTimeout(() => {
+            refused.push(Date.now());
+            socket.drop();
+          }, 0);
+          return socket;
+        },
+        random: () => random,
+      });
+      client.start();
+      vi.advanceTimersByTime(150_000);
+      client.stop();
+      return created.slice(1, 8).map((time, i) => time - refused[i]!);
+    };
+    expect(attempts(0)).toEqual([500, 1_000, 2_000, 4_000, 8_000, 15_000, 15_000]);
+    expect(attempts(0.75)).toEqual([1_250, 2_500, 5_000, 10_000, 20_000, 37_500, 37_500]);
   });
 
   it('tells its listeners when the connection opens and when it is lost', () => {

@@ -19,6 +19,8 @@ export interface LiveSocketOptions {
   url: () => string;
   create: (url: string) => SocketLike;
   warn?: (message: string, detail?: unknown) => void;
+  /** A number in [0, 1): the jitter of the backoff (Math.random unless a test fixes it). */
+  random?: () => number;
 }
 
 type Handler = (data: unknown) => void;
@@ -26,7 +28,10 @@ type Handler = (data: unknown) => void;
 /**
  * The live connection (docs/api.md): logs in once per token, pings every 5 s and reconnects after more
  * than 2 unanswered pings, gives up a connection attempt after 5 s, backs off between attempts, and
- * re-sends the login and every subscription after a reconnect. Topics are reference-counted so two
+ * re-sends the login and every subscription after a reconnect. The backoff is jittered: after a network
+ * blip or a gateway restart every phone reconnects, and the server admits upgrades at a steady rate
+ * (refusing the rest with 503, which a browser only sees as a failed attempt), so clients must not all
+ * come back in the same instant, nor again together after each refusal. Topics are reference-counted so two
  * screens showing the same topic share one subscription.
  */
 export class LiveSocket {
@@ -192,7 +197,9 @@ export class LiveSocket {
   private reconnect() {
     this.teardown();
     if (!this.started) return;
-    const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** this.attempt);
+    // From half to one and a half times the step: 1 s, 2 s, 4 s … up to 30 s.
+    const step = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** this.attempt);
+    const delay = step * (0.5 + (this.options.random ?? Math.random)());
     this.attempt += 1;
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
