@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { markDesktop } from './app/desktop';
+import { startFirstScreen } from './app/firstScreen';
 import { appHistory } from './app/router';
 import { setupApp } from './app/setup';
 import { initI18n } from './i18n';
@@ -11,6 +12,7 @@ import './app/desktop.css';
 
 markDesktop();
 setupApp((path) => appHistory.push(path));
+startFirstScreen();
 
 const root = document.getElementById('root');
 if (root) {

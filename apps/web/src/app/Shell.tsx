@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Activity, Suspense, useEffect, useState } from 'react';
+import { Activity, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { liveSocket, useOrderEvents } from '../api/live';
@@ -34,7 +34,13 @@ export function Shell() {
   useEffect(() => liveSocket.login(token), [token]);
   useOrderEvents(Boolean(token));
 
+  // Coming to the quotes or the trade tab from another screen fetches the list again; the screen the app
+  // opens on has just asked for it (app/firstScreen.ts).
+  const shownPath = useRef<string | null>(null);
   useEffect(() => {
+    const cameFrom = shownPath.current;
+    shownPath.current = location.pathname;
+    if (cameFrom === null || cameFrom === location.pathname) return;
     if (location.pathname === Paths.home || location.pathname === Paths.trade) {
       void client.invalidateQueries({ queryKey: marketKeys.tradeLists() });
     }

@@ -19,8 +19,14 @@ export const queryClient = new QueryClient({
 });
 
 // The server writes every answer in the language of the request's `lang` header (category names, order
-// texts, news), which no query key carries: a new language makes all cached answers stale.
-i18n.on('languageChanged', () => void queryClient.invalidateQueries());
+// texts, news), which no query key carries: a new language makes all cached answers stale. i18next's start
+// sets the language the first screen's calls already went out in (app/firstScreen.ts), which is no change.
+let answersIn = currentLanguage();
+i18n.on('languageChanged', () => {
+  if (currentLanguage() === answersIn) return;
+  answersIn = currentLanguage();
+  void queryClient.invalidateQueries();
+});
 
 let loadingCount = 0;
 

@@ -19,7 +19,9 @@ export function ScreenFrame({ children, top, withTabBar, className }: ScreenFram
 
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element) element.scrollTop = offset.current;
+    // Setting scrollTop lays the page out there and then: a screen drawn for the first time (or left at the
+    // top) is at 0 already, and its first layout waits for the browser's frame instead of lengthening the render.
+    if (element && offset.current > 0) element.scrollTop = offset.current;
   }, []);
 
   return (

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { formatNumber, formatPercent } from '../i18n/format';
 
 /** Prices keep their width as they tick: tabular digits in a box sized for the longest price. */
@@ -42,8 +42,11 @@ export function PairLogo({ src, code, size = 32 }: { src: string; code: string; 
   return <img className="pair-logo" src={src} alt="" width={size} height={size} loading="lazy" onError={() => setFailed(true)} />;
 }
 
-/** A small area chart of recent closes (home rows). */
-export function Sparkline({ closes = [], rising }: { closes: number[] | undefined; rising: boolean }) {
+/**
+ * A small area chart of recent closes (home rows). Memoised: a price tick redraws every row, several times a
+ * second on the home screen, and the series (one array per pair from the query) rarely changes with it.
+ */
+export const Sparkline = memo(function Sparkline({ closes = [], rising }: { closes: number[] | undefined; rising: boolean }) {
   const width = 56;
   const height = 28;
   if (closes.length < 2) return <svg className="sparkline" width={width} height={height} aria-hidden="true" />;
@@ -60,4 +63,4 @@ export function Sparkline({ closes = [], rising }: { closes: number[] | undefine
       <polyline points={line.join(' ')} fill="none" stroke={color} strokeWidth="1.5" />
     </svg>
   );
-}
+});

@@ -23,6 +23,12 @@ function numberFormat(decimals: number, style: 'decimal' | 'percent' = 'decimal'
 export const formatNumber = (value: number | null | undefined, decimals = 2, signed = false) =>
   value === null || value === undefined || Number.isNaN(value) ? '--' : numberFormat(decimals, 'decimal', signed).format(value);
 
+/** formatNumber's format looked up once, for one caller drawing many numbers (the chart's price axis). */
+export function numberFormatter(decimals: number) {
+  const format = numberFormat(decimals);
+  return (value: number) => format.format(value);
+}
+
 /** A change given in percent points (1.25 → "+1.25%"). */
 export const formatPercent = (value: number | null | undefined) =>
   value === null || value === undefined || Number.isNaN(value) ? '--' : numberFormat(2, 'percent', true).format(value / 100);

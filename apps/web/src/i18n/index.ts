@@ -58,8 +58,17 @@ export async function setLanguage(value: string) {
   applyToDocument(language);
 }
 
+let resolved: { from: string; language: Language } | undefined;
+
+/**
+ * The reader's language; before i18next starts (the first screen's calls go out then), the one it will
+ * start in. Every number drawn asks for it (a price tick redraws the chart's axis), so it is resolved once.
+ */
 export function currentLanguage(): Language {
-  return resolveLanguage(i18n.language);
+  const from = i18n.language;
+  if (!from) return initialLanguage();
+  if (resolved?.from !== from) resolved = { from, language: resolveLanguage(from) };
+  return resolved.language;
 }
 
 export { i18n };

@@ -1,5 +1,5 @@
 import { ApiPath } from '@pipwise/domain';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../http';
 import type { Category, KlinePoint, Sparkline, TradePair } from '../types';
 import { STALE_REFERENCE, STALE_SHORT } from './staleTimes';
@@ -48,13 +48,16 @@ export async function fetchTradeList(search = '') {
   return list;
 }
 
-export function useTradeListQuery(search = '') {
-  return useQuery({
+export const tradeListQuery = (search = '') =>
+  queryOptions({
     queryKey: marketKeys.tradeList(search),
     queryFn: () => fetchTradeList(search),
     staleTime: STALE_SHORT,
     ...(search ? {} : { initialData: cachedTradeList, initialDataUpdatedAt: 0 }),
   });
+
+export function useTradeListQuery(search = '') {
+  return useQuery(tradeListQuery(search));
 }
 
 export function useCategoriesQuery() {

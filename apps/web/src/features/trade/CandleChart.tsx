@@ -8,7 +8,7 @@ import {
 } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import type { KlinePoint } from '../../api/types';
-import { formatNumber } from '../../i18n/format';
+import { numberFormatter } from '../../i18n/format';
 
 const toSeconds = (time: number) => (time > 1e12 ? Math.floor(time / 1000) : time) as UTCTimestamp;
 
@@ -67,7 +67,7 @@ export default function CandleChart({
 
   useEffect(() => {
     // The axis formats prices as the header and the order form do, with the reader's decimal separator.
-    chart.current?.applyOptions({ localization: { locale, priceFormatter: (price: number) => formatNumber(price, precision) } });
+    chart.current?.applyOptions({ localization: { locale, priceFormatter: numberFormatter(precision) } });
   }, [locale, precision]);
 
   useEffect(() => {
