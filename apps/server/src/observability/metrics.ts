@@ -45,7 +45,7 @@ export const engineTickSeconds = new Histogram({
 
 export const engineActionsTotal = new Counter({
   name: 'pipwise_engine_actions_total',
-  help: 'Actions the risk engine took, by kind (take_profit, stop_loss, stop_out, pending_fill, …)',
+  help: 'Actions the risk engine started, by kind: take_profit, stop_loss, stop_out, fill (a pending order reached)',
   labelNames: ['kind'] as const,
   registers,
 });
