@@ -118,7 +118,9 @@ async function measure(label: string, servers: ChildProcess[], urls: string[]): 
   const swarm = parts.map(() =>
     track(fork(path.join(here, 'ws-fanout/clients.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' })),
   );
+  console.error(`${label}: connecting ${clients} clients from ${parts.length} processes (load ${loadavg()[0]!.toFixed(2)})`);
   await Promise.all(swarm.map((child, i) => ask(child, { cmd: 'connect', ...parts[i], topic }, 'ready')));
+  console.error(`${label}: connected`);
   for (const server of servers) if (server.connected) server.send({ cmd: 'broadcast' });
   await sleep(3000);
   for (const child of swarm) child.send({ cmd: 'start' });
