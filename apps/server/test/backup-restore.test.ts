@@ -96,6 +96,12 @@ describe('backup and restore of the embedded database', () => {
     const twice = await runCli('restore', ['--from', live], { DATA_DIR: path.join(scratch, 'restored-live') });
     expect(twice).toMatchObject({ code: 1, stderr: expect.stringContaining('holds a database already') });
     expect((await runCli('backup', ['--out', live], env())).stderr).toContain('exists and is not empty');
+    const cluttered = path.join(scratch, 'cluttered');
+    mkdirSync(path.join(cluttered, 'pgdata'), { recursive: true });
+    writeFileSync(path.join(cluttered, 'pgdata', 'left-over'), 'x');
+    const intoClutter = await runCli('restore', ['--from', live], { DATA_DIR: cluttered });
+    expect(intoClutter).toMatchObject({ code: 1, stderr: expect.stringContaining('is not empty') });
+    expect(readFileSync(path.join(cluttered, 'pgdata', 'left-over'), 'utf8')).toBe('x');
 
     const forged = path.join(scratch, 'forged');
     mkdirSync(forged);

@@ -1,4 +1,14 @@
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -103,6 +113,7 @@ export class DataDirNotEmptyError extends Error {}
  */
 async function restoreInto(dir: string, snapshot: Blob) {
   if (existsSync(path.join(dir, 'PG_VERSION'))) throw new DataDirNotEmptyError(`${dir} holds a database already`);
+  if (readdirSync(dir).length > 0) throw new DataDirNotEmptyError(`${dir} is not empty`);
   const aside = `${dir}.restoring`;
   rmSync(aside, { recursive: true, force: true });
   const loaded = await PGlite.create({ dataDir: aside, loadDataDir: snapshot });
