@@ -32,3 +32,4 @@ export * from './answers/accounts.js';
 export * from './answers/trading.js';
 export * from './answers/cashier.js';
 export * from './answers/backoffice.js';
+export * from './answers/content.js';

@@ -4,11 +4,13 @@ import {
   notFound,
   ZCompanyChange,
   ZCompanySave,
+  ZCompanyAdminView,
   type CompanyAdminView,
   type CompanySave,
 } from '@pipwise/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { companies } from '../../db/schema.js';
 import { registerAdminCrud } from '../../http/admin-crud.js';
@@ -98,7 +100,13 @@ export function registerCompanyAdminRoutes(app: FastifyInstance, admin: Companie
     app,
     '/admin/api/companies',
     'content',
-    { create: ZCompanySave, change: ZCompanyChange, notFoundKey: 'company_not_found' },
+    {
+      create: ZCompanySave,
+      change: ZCompanyChange,
+      row: ZCompanyAdminView,
+      list: z.array(ZCompanyAdminView),
+      notFoundKey: 'company_not_found',
+    },
     {
       list: () => admin.list(),
       create: (input, by, ip) => admin.save(input, by, ip),

@@ -3,6 +3,8 @@ import {
   ZContentAdminQuery,
   ZNewsAdminChange,
   ZNewsAdminCreate,
+  ZNewsAdminView,
+  pageOf,
   type ContentAdminQuery,
   type NewsAdminView,
 } from '@pipwise/domain';
@@ -93,7 +95,14 @@ export function registerNewsAdminRoutes(app: FastifyInstance, admin: NewsAdmin) 
     app,
     '/admin/api/news',
     'content',
-    { query: ZContentAdminQuery, create: ZNewsAdminCreate, change: ZNewsAdminChange, notFoundKey: NOT_FOUND },
+    {
+      query: ZContentAdminQuery,
+      create: ZNewsAdminCreate,
+      change: ZNewsAdminChange,
+      row: ZNewsAdminView,
+      list: pageOf(ZNewsAdminView),
+      notFoundKey: NOT_FOUND,
+    },
     admin,
   );
 }

@@ -4,6 +4,7 @@ import {
   invalid,
   ZChannelChange,
   ZChannelCreate,
+  ZDepositChannelView,
   type ChannelFields,
   type DepositChannelView as ChannelView,
 } from '@pipwise/domain';
@@ -138,7 +139,13 @@ export function createDepositChannelsModule(deps: CoreDeps, services: { audit: A
         app,
         '/admin/api/deposit-channels',
         'finance',
-        { create: ZChannelCreate, change: ZChannelChange, notFoundKey: NOT_FOUND },
+        {
+          create: ZChannelCreate,
+          change: ZChannelChange,
+          row: ZDepositChannelView,
+          list: z.array(ZDepositChannelView),
+          notFoundKey: NOT_FOUND,
+        },
         admin,
       );
     },

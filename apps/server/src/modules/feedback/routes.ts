@@ -1,6 +1,15 @@
-import { ApiPath, ZFeedbackListQuery, ZFeedbackParams, ZFeedbackRequest } from '@pipwise/domain';
+import {
+  ApiPath,
+  ZFeedbackAdminView,
+  ZFeedbackListQuery,
+  ZFeedbackParams,
+  ZFeedbackRequest,
+  ZFeedbackSubmittedView,
+  pageOf,
+} from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ok, parse } from '../../http/envelope.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import { requireOperator } from '../../http/operator.js';
 import type { FeedbackService } from './service.js';
 
@@ -28,19 +37,23 @@ const submitLimit = {
 };
 
 export function feedbackRoutes(service: FeedbackService) {
-  return (app: FastifyInstance) => {
-    app.post(ApiPath.feedbackSubmit, submitLimit, async (request) => {
+  return (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<DocumentedTypeProvider>();
+    const submit = { body: ZFeedbackRequest, response: answers(ZFeedbackSubmittedView) };
+    app.post(ApiPath.feedbackSubmit, { ...submitLimit, schema: submit }, async (request) => {
       const input = parse(ZFeedbackRequest, request.body);
       return ok(request, await service.submit(request.principal, input, request.lang), 'feedback_submitted');
     });
 
-    app.get(FeedbackAdminPath.list, async (request) => {
+    const list = { querystring: ZFeedbackListQuery, response: answers(pageOf(ZFeedbackAdminView)) };
+    app.get(FeedbackAdminPath.list, { schema: list }, async (request) => {
       requireOperator(request);
       const { status, page } = parse(ZFeedbackListQuery, request.query);
       return ok(request, await service.list(status, page));
     });
 
-    app.post(FeedbackAdminPath.handled, async (request) => {
+    const handled = { params: ZFeedbackParams, response: answers(ZFeedbackAdminView) };
+    app.post(FeedbackAdminPath.handled, { schema: handled }, async (request) => {
       const operator = requireOperator(request);
       const { id } = parse(ZFeedbackParams, request.params);
       return ok(request, await service.markHandled(id, operator, request.ip), 'feedback_handled');

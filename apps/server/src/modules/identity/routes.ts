@@ -4,10 +4,16 @@ import {
   ZIdentityRejectRequest,
   ZIdentityUserParams,
   ZRealNameRequest,
+  ZIdentityCardIdView,
+  ZIdentityQueueItemView,
+  ZIdentityReviewView,
+  ZRealNameView,
+  pageOf,
   type IdentityQueueItemView,
 } from '@pipwise/domain';
 import type { FastifyInstance } from 'fastify';
 import { ok, parse } from '../../http/envelope.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import { requireOperator } from '../../http/operator.js';
 import { requireRealUser } from '../../http/requests.js';
 import { queuePage, type ReviewDesk } from '../../review/desk.js';
@@ -25,19 +31,21 @@ export const IdentityAdminPath = {
 const queueItem = (row: { user_id: number }) => ({ id: row.user_id, userId: row.user_id });
 
 export function identityRoutes(identity: IdentityService, desk: ReviewDesk) {
-  return (app: FastifyInstance) => {
-    app.post(ApiPath.realName, async (request) => {
+  return (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<DocumentedTypeProvider>();
+    app.post(ApiPath.realName, { schema: { body: ZRealNameRequest, response: answers(ZRealNameView) } }, async (request) => {
       const { userId } = requireRealUser(request);
       const body = parse(ZRealNameRequest, request.body);
       return ok(request, await identity.submit(userId, body), 'real_name_submitted');
     });
 
-    app.get(ApiPath.realNameCenter, async (request) => {
+    app.get(ApiPath.realNameCenter, { schema: { response: answers(ZRealNameView) } }, async (request) => {
       const { userId } = requireRealUser(request);
       return ok(request, await identity.center(userId));
     });
 
-    app.get(IdentityAdminPath.list, async (request) => {
+    const queue = { querystring: ZKycQueueQuery, response: answers(pageOf(ZIdentityQueueItemView)) };
+    app.get(IdentityAdminPath.list, { schema: queue }, async (request) => {
       requireOperator(request);
       const query = parse(ZKycQueueQuery, request.query);
       const userId = await desk.userOfUid(query.uid);
@@ -60,13 +68,15 @@ export function identityRoutes(identity: IdentityService, desk: ReviewDesk) {
       return ok(request, { ...list, data });
     });
 
-    app.post(IdentityAdminPath.approve, async (request) => {
+    const approve = { params: ZIdentityUserParams, response: answers(ZIdentityReviewView) };
+    app.post(IdentityAdminPath.approve, { schema: approve }, async (request) => {
       const operator = requireOperator(request);
       const { userId } = parse(ZIdentityUserParams, request.params);
       return ok(request, await identity.approve(userId, { ...operator, ip: request.ip }), 'identity_approved');
     });
 
-    app.post(IdentityAdminPath.reject, async (request) => {
+    const reject = { params: ZIdentityUserParams, body: ZIdentityRejectRequest, response: answers(ZIdentityReviewView) };
+    app.post(IdentityAdminPath.reject, { schema: reject }, async (request) => {
       const operator = requireOperator(request);
       const { userId } = parse(ZIdentityUserParams, request.params);
       const { reason, internal_note } = parse(ZIdentityRejectRequest, request.body);
@@ -74,7 +84,8 @@ export function identityRoutes(identity: IdentityService, desk: ReviewDesk) {
       return ok(request, decided, 'identity_rejected');
     });
 
-    app.get(IdentityAdminPath.cardId, async (request) => {
+    const cardId = { params: ZIdentityUserParams, response: answers(ZIdentityCardIdView) };
+    app.get(IdentityAdminPath.cardId, { schema: cardId }, async (request) => {
       const operator = requireOperator(request);
       const { userId } = parse(ZIdentityUserParams, request.params);
       return ok(request, await identity.reveal(userId, { ...operator, ip: request.ip }));

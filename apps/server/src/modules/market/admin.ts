@@ -6,6 +6,8 @@ import {
   ZCategoryChange,
   ZCategoryCreate,
   ZInstrumentChange,
+  ZCategoryAdminView,
+  ZInstrumentAdminView,
   type CategoryAdminView,
   type InstrumentAdminView,
   type InstrumentChange,
@@ -15,7 +17,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { categories, instruments } from '../../db/schema.js';
-import { registerAdminCrud } from '../../http/admin-crud.js';
+import { registerAdminCrud, ZEntryParams } from '../../http/admin-crud.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import { pathId, requireSomeChange } from '../../http/admin-input.js';
 import { ok, parse } from '../../http/envelope.js';
 import { requireOperator, type OperatorPrincipal } from '../../http/operator.js';
@@ -150,13 +153,15 @@ export class MarketAdmin {
   }
 }
 
-export function registerMarketAdminRoutes(app: FastifyInstance, admin: MarketAdmin) {
-  app.get('/admin/api/instruments', async (request) => {
+export function registerMarketAdminRoutes(instance: FastifyInstance, admin: MarketAdmin) {
+  const app = instance.withTypeProvider<DocumentedTypeProvider>();
+  app.get('/admin/api/instruments', { schema: { response: answers(z.array(ZInstrumentAdminView)) } }, async (request) => {
     requireOperator(request);
     return ok(request, await admin.instruments());
   });
 
-  app.put('/admin/api/instruments/:id', async (request) => {
+  const change = { params: ZEntryParams, body: ZInstrumentChange, response: answers(ZInstrumentAdminView) };
+  app.put('/admin/api/instruments/:id', { schema: change }, async (request) => {
     const operator = requireOperator(request);
     const id = pathId(request.params, 'instrument_not_found');
     const change = requireSomeChange(parse(ZInstrumentChange, request.body));
@@ -164,10 +169,16 @@ export function registerMarketAdminRoutes(app: FastifyInstance, admin: MarketAdm
   });
 
   registerAdminCrud(
-    app,
+    instance,
     '/admin/api/categories',
     'content',
-    { create: ZCategoryCreate, change: ZCategoryChange, notFoundKey: 'category_not_found' },
+    {
+      create: ZCategoryCreate,
+      change: ZCategoryChange,
+      row: ZCategoryAdminView,
+      list: z.array(ZCategoryAdminView),
+      notFoundKey: 'category_not_found',
+    },
     {
       list: () => admin.categories(),
       create: (input, by, ip) => admin.createCategory(input, by, ip),

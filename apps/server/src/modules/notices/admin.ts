@@ -2,6 +2,8 @@ import {
   type OperatorPageView,
   ZAnnouncementChange,
   ZAnnouncementCreate,
+  ZAnnouncementAdminView,
+  pageOf,
   ZContentAdminQuery,
   type AnnouncementAdminView,
   type ContentAdminQuery,
@@ -91,7 +93,14 @@ export function registerAnnouncementAdminRoutes(app: FastifyInstance, admin: Ann
     app,
     '/admin/api/announcements',
     'content',
-    { query: ZContentAdminQuery, create: ZAnnouncementCreate, change: ZAnnouncementChange, notFoundKey: NOT_FOUND },
+    {
+      query: ZContentAdminQuery,
+      create: ZAnnouncementCreate,
+      change: ZAnnouncementChange,
+      row: ZAnnouncementAdminView,
+      list: pageOf(ZAnnouncementAdminView),
+      notFoundKey: NOT_FOUND,
+    },
     admin,
   );
 }

@@ -5,6 +5,8 @@ import {
   RATE_FEE_TYPE,
   ZCurrencyChange,
   ZCurrencyCreate,
+  ZWithdrawCurrencyAdminListView,
+  ZWithdrawCurrencyAdminView,
   type CurrencyFields,
   type WithdrawCurrencyAdminListView as CurrencyListView,
   type WithdrawCurrencyAdminView as CurrencyView,
@@ -135,7 +137,13 @@ export function createWithdrawCurrenciesModule(deps: CoreDeps, services: { audit
         app,
         '/admin/api/withdraw-currencies',
         'finance',
-        { create: ZCurrencyCreate, change: ZCurrencyChange, notFoundKey: NOT_FOUND },
+        {
+          create: ZCurrencyCreate,
+          change: ZCurrencyChange,
+          row: ZWithdrawCurrencyAdminView,
+          list: z.array(ZWithdrawCurrencyAdminListView),
+          notFoundKey: NOT_FOUND,
+        },
         admin,
       );
     },
