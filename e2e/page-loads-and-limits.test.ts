@@ -42,6 +42,30 @@ describe('loading the page is never rate-limited, and a refusal is a page in the
     await context.close();
   });
 
+  it('opened on the trade tab, asks for its data and code while its messages load, and for the list once', async () => {
+    const { context, page } = await phone(browser, 'en');
+    const sent: string[] = [];
+    page.on('request', (request) => sent.push(new URL(request.url()).pathname));
+    await open(page, '/trade');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    // The language file is asked for once i18next starts; the screen's calls and chunk go out before it
+    // (app/firstScreen.ts), not after the first render.
+    const messages = sent.findIndex((file) => /\/assets\/en-[\w-]+\.js$/.test(file));
+    expect(messages).toBeGreaterThan(-1);
+    for (const early of [
+      /\/api\/company\/getCompany$/,
+      /\/api\/company\/getCompanyStatus$/,
+      /\/trade_list$/,
+      /\/assets\/TradePage-[\w-]+\.js$/,
+    ]) {
+      const index = sent.findIndex((file) => early.test(file));
+      expect(index, String(early)).toBeGreaterThan(-1);
+      expect(index, String(early)).toBeLessThan(messages);
+    }
+    expect(sent.filter((file) => file.endsWith('/trade_list'))).toHaveLength(1);
+    await context.close();
+  });
+
   it('offline on the way to a screen it has not opened, the app says so with a retry instead of going blank', async () => {
     const { context, page } = await phone(browser, 'en');
     await open(page, '/');
