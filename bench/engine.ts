@@ -128,8 +128,9 @@ let stopOuts = 0;
 const byId = new Map(allOrders().map((o) => [o.id, o]));
 const trading = {
   settings: async () => ({ feeType: 2, stopOutLevel: dec(50), demoStartBalance: dec(100000) }),
-  openOrders: async (userIds?: number[]) =>
-    (userIds ? userIds.flatMap((id) => ordersByUser.get(id) ?? []) : allOrders()).filter((o) => o.status !== OrderStatus.history),
+  openOrderOwners: async () => [...ordersByUser.keys()],
+  openOrders: async (userIds: number[]) =>
+    userIds.flatMap((id) => ordersByUser.get(id) ?? []).filter((o) => o.status !== OrderStatus.history),
   act: async (action: EngineAction): Promise<ActionResult> => {
     if (action.kind === 'stop_out') {
       stopOuts++;

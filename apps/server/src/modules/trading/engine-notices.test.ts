@@ -58,6 +58,7 @@ describe('risk engine order notices', () => {
     const started = new RiskEngine({
       trading: {
         settings: async () => ({ feeType: 2, stopOutLevel: dec(50), demoStartBalance: dec(0) }),
+        openOrderOwners: async () => (stored.orders.length > 0 ? [7] : []),
         openOrders: async () => {
           reads += 1;
           const snapshot = [...stored.orders];

@@ -73,6 +73,7 @@ describe('FOREX_TRADE coalescing', () => {
     engine = new RiskEngine({
       trading: {
         settings: async () => ({ feeType: 2, stopOutLevel: dec(50), demoStartBalance: dec(0) }),
+        openOrderOwners: async () => [7],
         openOrders: async () => [position],
       } as unknown as TradingService,
       wallet: { balances: async () => new Map([[7, { balance: '1000.00', version: 1 }]]) } as unknown as WalletService,

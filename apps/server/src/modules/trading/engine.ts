@@ -5,7 +5,7 @@ import type { InstrumentInfo, MarketService, Quote } from '../market/api.js';
 import type { WalletService } from '../wallet/service.js';
 import { presentTradePush } from './present.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
-import type { EngineAction, OrderRow, PlacedNotice, TradingService, WatchedFields } from './service.js';
+import type { EngineAction, PlacedNotice, TradingService, WatchedFields } from './service.js';
 import { PositionWatch, type Trigger, type TriggerKind, type WatchedOrder } from './watch.js';
 
 /** FOREX_TRADE at most this often per user (4 a second). */
@@ -14,6 +14,8 @@ export const PUSH_INTERVAL_MS = 250;
 export const RELOAD_RETRY_MS = 1_000;
 /** Balances can change outside trading (deposits, withdrawals): re-read them this often. */
 export const BALANCE_REFRESH_MS = 5_000;
+/** Accounts read per page of the start-up load. */
+const LOAD_PAGE_ACCOUNTS = 2_000;
 
 /** Within a tick: stop-losses before take-profits and pending fills (stop-outs go before all three). */
 const EXECUTION_RANK: Record<TriggerKind, number> = { stop_loss: 0, take_profit: 1, fill: 1 };
@@ -29,7 +31,17 @@ export interface EngineDeps {
   onlineUsers: () => Iterable<number>;
 }
 
-export function toWatched(order: WatchedFields, contractSize: string): WatchedOrder | null {
+/** Lot sizes repeat across a book: one string each instead of one per order. */
+const lotTexts = new Map<string, string>();
+const internLots = (lots: string) => {
+  const known = lotTexts.get(lots);
+  if (known !== undefined) return known;
+  lotTexts.set(lots, lots);
+  return lots;
+};
+const level = (price: string | null) => (price === null ? null : Number(price));
+
+export function toWatched(order: WatchedFields, contractSize: number): WatchedOrder | null {
   if (order.status !== OrderStatus.holding && order.status !== OrderStatus.pending) return null;
   return {
     id: order.id,
@@ -37,17 +49,17 @@ export function toWatched(order: WatchedFields, contractSize: string): WatchedOr
     instrumentId: order.instrumentId,
     side: order.side as OrderSideValue,
     status: order.status,
-    lots: order.lots,
-    contractSize,
+    lots: internLots(order.lots),
     margin: order.margin,
     openPrice: order.openPrice,
-    targetPrice: order.targetPrice,
+    contractSize,
+    targetPrice: level(order.targetPrice),
     fillDirection:
       order.status === OrderStatus.pending && order.targetPrice !== null
         ? fillDirection(order.targetPrice, order.placedPrice ?? order.targetPrice)
         : null,
-    takeProfit: order.takeProfit,
-    stopLoss: order.stopLoss,
+    takeProfit: level(order.takeProfit),
+    stopLoss: level(order.stopLoss),
   };
 }
 
@@ -76,7 +88,10 @@ export class RiskEngine {
   private readonly tickedSincePush = new Set<number>();
   private readonly changedSincePush = new Set<number>();
   private timers: NodeJS.Timeout[] = [];
-  private running = false;
+  /** `loading` from the start until the last page of the book is in (ticks already act on what is). */
+  state: 'idle' | 'loading' | 'running' | 'stopped' = 'idle';
+  /** Accounts and orders loaded so far (health and start-up logs read these). */
+  readonly loaded = { accounts: 0, orders: 0 };
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -86,10 +101,9 @@ export class RiskEngine {
     // Listening before the load: a change committed while it reads (by a gateway) may be missing from
     // what it read, so those accounts are read again once it is done.
     const heardWhileLoading = new Set<number>();
-    let loading = true;
     this.unsubscribe.push(
       this.deps.bus.subscribe('trading.changed', ({ userId, placed }) => {
-        if (loading) heardWhileLoading.add(userId);
+        if (this.state === 'loading') heardWhileLoading.add(userId);
         else if (placed) this.applyPlaced(userId, placed);
         else this.requestReload(userId);
       }),
@@ -99,11 +113,12 @@ export class RiskEngine {
       const quote = this.deps.market.getQuote(instrument.id);
       if (quote) this.watch.onQuote(instrument.id, Number(quote.bid), Number(quote.ask), this.usdRateOf(instrument), false);
     }
-    await this.loadAll();
-    loading = false;
-    this.running = true;
-    for (const userId of heardWhileLoading) this.requestReload(userId);
+    // Ticks act on the accounts loaded so far while the rest load: a large book takes a while.
+    this.state = 'loading';
     this.unsubscribe.push(this.deps.bus.subscribe('market.quote', (quote) => this.onQuote(quote)));
+    await this.loadAll();
+    this.state = 'running';
+    for (const userId of heardWhileLoading) this.requestReload(userId);
     this.timers.push(
       setInterval(() => this.pushRound(), PUSH_INTERVAL_MS),
       setInterval(() => void this.refreshBalances().catch((error: unknown) => this.fail(error)), BALANCE_REFRESH_MS),
@@ -112,7 +127,7 @@ export class RiskEngine {
   }
 
   async stop() {
-    this.running = false;
+    this.state = 'stopped';
     for (const off of this.unsubscribe.splice(0)) off();
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await this.settled();
@@ -132,10 +147,10 @@ export class RiskEngine {
   }
 
   private contractSizeOf(instrumentId: number) {
-    return this.deps.market.getInstrument(instrumentId)?.contractSize.toFixed() ?? null;
+    return this.deps.market.getInstrument(instrumentId)?.contractSize.toNumber() ?? null;
   }
 
-  private groupByUser(rows: OrderRow[]) {
+  private groupByUser(rows: WatchedFields[]) {
     const byUser = new Map<number, WatchedOrder[]>();
     for (const row of rows) {
       const contractSize = this.contractSizeOf(row.instrumentId);
@@ -148,11 +163,24 @@ export class RiskEngine {
     return byUser;
   }
 
-  /** Every open order of every account, from the database. Versions stay unknown: each account's next notice re-reads it. */
+  /**
+   * Every open order of every account, from the database, a page of accounts at a time so that the
+   * book never sits in memory twice (as rows and as the index). Versions stay unknown: each account's
+   * next notice re-reads it.
+   */
   async loadAll() {
-    const byUser = this.groupByUser(await this.deps.trading.openOrders());
-    const balances = await this.deps.wallet.balances([...byUser.keys()]);
-    for (const [userId, list] of byUser) this.watch.setAccount(userId, balances.get(userId)?.balance ?? '0', list);
+    const owners = await this.deps.trading.openOrderOwners();
+    for (let start = 0; start < owners.length; start += LOAD_PAGE_ACCOUNTS) {
+      const page = owners.slice(start, start + LOAD_PAGE_ACCOUNTS);
+      const [rows, balances] = await Promise.all([this.deps.trading.openOrders(page), this.deps.wallet.balances(page)]);
+      const byUser = this.groupByUser(rows);
+      for (const [userId, list] of byUser) {
+        // A tick's action during the load has already read this account again: that read is newer.
+        if (!this.watch.hasAccount(userId)) this.watch.setAccount(userId, balances.get(userId)?.balance ?? '0', list);
+      }
+      this.loaded.accounts += byUser.size;
+      this.loaded.orders += rows.length;
+    }
   }
 
   /**
@@ -215,7 +243,7 @@ export class RiskEngine {
         this.fail(error);
         // The database is the truth: try these accounts again shortly rather than watch stale orders.
         await new Promise((resolve) => setTimeout(resolve, RELOAD_RETRY_MS));
-        if (this.running) for (const userId of batch) this.reloadQueue.add(userId);
+        if (this.state !== 'stopped') for (const userId of batch) this.reloadQueue.add(userId);
       }
     }
     this.reloading = null;
@@ -239,7 +267,7 @@ export class RiskEngine {
 
   /** One tick: the hot path. Everything here is in memory; actions are queued in their order, never awaited. */
   onQuote(quote: Quote) {
-    if (!this.running) return;
+    if (this.state !== 'loading' && this.state !== 'running') return;
     const instrument = this.deps.market.getInstrument(quote.instrumentId);
     if (!instrument) return;
     const rate = this.usdRateOf(instrument);

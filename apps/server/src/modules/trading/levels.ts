@@ -23,69 +23,69 @@ const { default: BTree } = createRequire(import.meta.url)('sorted-btree') as typ
 const DELETE = { delete: true } as const;
 const STOP = { break: true } as const;
 
-interface Entry<K> {
-  /** The level for 'rise' (fires when price ≥ level), the negated level for 'fall' (price ≤ level). */
-  key: number;
-  item: K;
+/** What a book holds: the entry is its own key (one object a level, nothing wrapped around it). */
+export interface Leveled {
+  level: number;
 }
 
-export class LevelBook<K> {
-  private readonly tree: InstanceType<typeof BTree<Entry<K>, undefined>>;
-  private readonly compareEntries: (a: Entry<K>, b: Entry<K>) => number;
+export class LevelBook<E extends Leveled> {
+  private readonly tree: InstanceType<typeof BTree<E, undefined>>;
+  private readonly compareEntries: (a: E, b: E) => number;
   /** The nearest level, kept at hand so that a quiet tick is one comparison. */
-  private front: Entry<K> | undefined;
+  private front: E | undefined;
 
+  /** `compareSameLevel` orders entries of one level (and tells an entry from another at removal). */
   constructor(
     readonly crossing: Crossing,
-    compareItems: (a: K, b: K) => number,
+    compareSameLevel: (a: E, b: E) => number,
   ) {
-    this.compareEntries = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : compareItems(a.item, b.item));
-    this.tree = new BTree<Entry<K>, undefined>(undefined, this.compareEntries);
+    // A rising book fires its lowest level first (price ≥ level), a falling one its highest (price ≤ level).
+    const sign = crossing === 'rise' ? 1 : -1;
+    this.compareEntries = (a, b) => (a.level < b.level ? -sign : a.level > b.level ? sign : compareSameLevel(a, b));
+    this.tree = new BTree<E, undefined>(undefined, this.compareEntries);
   }
 
   get size() {
     return this.tree.size;
   }
 
-  private keyOf(level: number) {
-    return this.crossing === 'rise' ? level : -level;
-  }
-
-  insert(level: number, item: K) {
-    const entry = { key: this.keyOf(level), item };
+  insert(entry: E) {
     this.tree.set(entry, undefined);
     if (this.front === undefined || this.compareEntries(entry, this.front) < 0) this.front = entry;
   }
 
-  remove(level: number, item: K): boolean {
-    const entry = { key: this.keyOf(level), item };
+  /** Removes the entry equal to `entry` (its level and `compareSameLevel`); false if there is none. */
+  remove(entry: E): boolean {
     if (!this.tree.delete(entry)) return false;
     if (this.front !== undefined && this.compareEntries(entry, this.front) === 0) this.front = this.tree.minKey();
     return true;
   }
 
-  /** Whether `price` reaches the nearest level (a constant-time check). */
-  reachedBy(price: number): boolean {
-    return this.front !== undefined && this.front.key <= this.keyOf(price);
+  private reaches(price: number, level: number) {
+    return this.crossing === 'rise' ? level <= price : level >= price;
   }
 
-  /** Removes and returns every item whose level `price` reached. */
-  takeReached(price: number): K[] {
+  /** Whether `price` reaches the nearest level (a constant-time check). */
+  reachedBy(price: number): boolean {
+    return this.front !== undefined && this.reaches(price, this.front.level);
+  }
+
+  /** Removes and returns every entry whose level `price` reached, nearest first. */
+  takeReached(price: number): E[] {
     if (!this.reachedBy(price)) return [];
-    const limit = this.keyOf(price);
-    const reached: K[] = [];
+    const reached: E[] = [];
     // One pass from the front that deletes as it goes and stops at the first level not reached.
     this.tree.editAll((entry) => {
-      if (entry.key > limit) return STOP;
-      reached.push(entry.item);
+      if (!this.reaches(price, entry.level)) return STOP;
+      reached.push(entry);
       return DELETE;
     });
     this.front = this.tree.minKey();
     return reached;
   }
 
-  /** Levels in firing order (tests and diagnostics). */
-  entries(): { level: number; item: K }[] {
-    return this.tree.keysArray().map(({ key, item }) => ({ level: this.crossing === 'rise' ? key : -key, item }));
+  /** Entries in firing order (tests and diagnostics). */
+  entries(): E[] {
+    return this.tree.keysArray();
   }
 }

@@ -2,7 +2,7 @@ import { dec, OrderStatus, type Dec } from '@pipwise/domain';
 import { and, count, desc, eq, gte, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { idArray, TableRows } from '../../db/rows.js';
 import { orders } from '../../db/schema.js';
-import type { OrderRow, TradingCore } from './core.js';
+import type { TradingCore, WatchedFields } from './core.js';
 
 export const PAGE_SIZE = 10;
 
@@ -131,9 +131,37 @@ export class OrderQueries {
     );
   }
 
-  /** Open orders of these accounts (of every account without `userIds`), for the engine's loads. */
-  async openOrders(userIds?: number[]): Promise<OrderRow[]> {
-    const open = sql`status IN (${OrderStatus.holding}, ${OrderStatus.pending})`;
-    return orderRows.select(this.core.db, userIds ? sql`${open} AND user_id = ANY(${idArray(userIds)})` : open);
+  /** The accounts holding open orders, in id order: the engine loads them a page at a time. */
+  async openOrderOwners(): Promise<number[]> {
+    const rows = await this.core.db
+      .selectDistinct({ userId: orders.userId })
+      .from(orders)
+      .where(inArray(orders.status, [OrderStatus.holding, OrderStatus.pending]))
+      .orderBy(orders.userId);
+    return rows.map((row) => row.userId);
+  }
+
+  /** Open orders of these accounts, only what the engine watches of them. */
+  async openOrders(userIds: number[]): Promise<WatchedFields[]> {
+    if (userIds.length === 0) return [];
+    return this.core.db
+      .select({
+        id: orders.id,
+        userId: orders.userId,
+        instrumentId: orders.instrumentId,
+        side: orders.side,
+        status: orders.status,
+        lots: orders.lots,
+        margin: orders.margin,
+        openPrice: orders.openPrice,
+        targetPrice: orders.targetPrice,
+        placedPrice: orders.placedPrice,
+        takeProfit: orders.takeProfit,
+        stopLoss: orders.stopLoss,
+      })
+      .from(orders)
+      .where(
+        and(inArray(orders.status, [OrderStatus.holding, OrderStatus.pending]), sql`${orders.userId} = ANY(${idArray(userIds)})`),
+      );
   }
 }

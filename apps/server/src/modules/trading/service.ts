@@ -2,7 +2,7 @@ import type { AccountFigures, Dec, TSetStopPriceRequest, TSubmitOrderRequest } f
 import type { Executor } from '../../db/client.js';
 import type { InstrumentInfo } from '../market/api.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
-import { TradingCore, type OrderOutcome, type OrderRow, type TradingDeps } from './core.js';
+import { TradingCore, type OrderOutcome, type OrderRow, type TradingDeps, type WatchedFields } from './core.js';
 import type { ActionResult, EngineAction } from './action-batch.js';
 import { EngineActions } from './engine-actions.js';
 import { IdempotencyKeys } from './idempotency.js';
@@ -100,7 +100,11 @@ export class TradingService {
     return this.queries.lifetimeResults(userIds);
   }
 
-  openOrders(userIds?: number[]): Promise<OrderRow[]> {
+  openOrderOwners(): Promise<number[]> {
+    return this.queries.openOrderOwners();
+  }
+
+  openOrders(userIds: number[]): Promise<WatchedFields[]> {
     return this.queries.openOrders(userIds);
   }
 

@@ -3,33 +3,40 @@ import { describe, expect, it } from 'vitest';
 import { LevelBook } from './levels.js';
 import { PositionWatch, type WatchedOrder } from './watch.js';
 
-const byNumber = (a: number, b: number) => a - b;
+/** A level book entry for these tests: an id at a level. */
+interface At {
+  level: number;
+  id: number;
+}
+const at = (level: number, id: number): At => ({ level, id });
+const byId = (a: At, b: At) => a.id - b.id;
+const ids = (entries: At[]) => entries.map((entry) => entry.id);
 
 describe('level book', () => {
   it('fires rising levels at or below the price and falling levels at or above it, nearest first', () => {
-    const rise = new LevelBook<number>('rise', byNumber);
-    rise.insert(1.2, 1);
-    rise.insert(1.1, 2);
-    rise.insert(1.3, 3);
+    const rise = new LevelBook<At>('rise', byId);
+    rise.insert(at(1.2, 1));
+    rise.insert(at(1.1, 2));
+    rise.insert(at(1.3, 3));
     expect(rise.reachedBy(1.09)).toBe(false);
     expect(rise.takeReached(1.09)).toEqual([]);
-    expect(rise.takeReached(1.2)).toEqual([2, 1]);
+    expect(ids(rise.takeReached(1.2))).toEqual([2, 1]);
     expect(rise.size).toBe(1);
 
-    const fall = new LevelBook<number>('fall', byNumber);
-    fall.insert(1.0, 1);
-    fall.insert(1.05, 2);
+    const fall = new LevelBook<At>('fall', byId);
+    fall.insert(at(1.0, 1));
+    fall.insert(at(1.05, 2));
     expect(fall.takeReached(1.06)).toEqual([]);
-    expect(fall.takeReached(1.0)).toEqual([2, 1]);
+    expect(ids(fall.takeReached(1.0))).toEqual([2, 1]);
   });
 
-  it('removes exactly the item given, even among equal levels', () => {
-    const book = new LevelBook<number>('rise', byNumber);
-    for (const id of [5, 3, 9]) book.insert(2, id);
-    expect(book.remove(2, 3)).toBe(true);
-    expect(book.remove(2, 3)).toBe(false);
-    expect(book.remove(2.5, 5)).toBe(false);
-    expect(book.entries().map((e) => e.item)).toEqual([5, 9]);
+  it('removes exactly the entry given, even among equal levels', () => {
+    const book = new LevelBook<At>('rise', byId);
+    for (const id of [5, 3, 9]) book.insert(at(2, id));
+    expect(book.remove(at(2, 3))).toBe(true);
+    expect(book.remove(at(2, 3))).toBe(false);
+    expect(book.remove(at(2.5, 5))).toBe(false);
+    expect(ids(book.entries())).toEqual([5, 9]);
   });
 
   it('agrees with a scan for any inserts, removals and prices', () => {
@@ -40,19 +47,20 @@ describe('level book', () => {
         fc.integer({ min: 0, max: 51 }),
         fc.integer({ min: 0, max: 51 }),
         (crossing, operations, price, laterPrice) => {
-          const book = new LevelBook<number>(crossing, byNumber);
+          const book = new LevelBook<At>(crossing, byId);
           const model = new Map<number, number>();
           operations.forEach(([level, keep], id) => {
-            book.insert(level, id);
+            book.insert(at(level, id));
             model.set(id, level);
             if (!keep) {
-              book.remove(level, id);
+              book.remove(at(level, id));
               model.delete(id);
             }
           });
+          const byNumber = (a: number, b: number) => a - b;
           const reached = (level: number) => (crossing === 'rise' ? price >= level : price <= level);
           const expected = [...model.entries()].filter(([, level]) => reached(level)).map(([id]) => id);
-          expect(book.takeReached(price).sort(byNumber)).toEqual(expected.sort(byNumber));
+          expect(ids(book.takeReached(price)).sort(byNumber)).toEqual(expected.sort(byNumber));
           expect(book.size).toBe(model.size - expected.length);
           // What is left fires in level order on a later tick.
           for (const id of expected) model.delete(id);
@@ -62,7 +70,7 @@ describe('level book', () => {
             .sort(([idA, a], [idB, b]) => sign * (a - b) || idA - idB)
             .map(([id]) => id);
           expect(book.reachedBy(laterPrice)).toBe(later.length > 0);
-          expect(book.takeReached(laterPrice)).toEqual(later);
+          expect(ids(book.takeReached(laterPrice))).toEqual(later);
         },
       ),
     );
@@ -75,7 +83,7 @@ const order = (patch: Partial<WatchedOrder> & Pick<WatchedOrder, 'id'>): Watched
   side: 1,
   status: 1,
   lots: '1',
-  contractSize: '100',
+  contractSize: 100,
   margin: '100',
   openPrice: '10',
   targetPrice: null,
@@ -89,10 +97,10 @@ describe('position watch', () => {
   it('fires buy TP on the bid, sell TP on the ask, and pending fills on their entry side', () => {
     const watch = new PositionWatch(50);
     watch.setAccount(1, '10000', [
-      order({ id: 1, takeProfit: '11', stopLoss: '9' }),
-      order({ id: 2, side: 2, takeProfit: '9', stopLoss: '11' }),
-      order({ id: 3, status: 0, openPrice: null, targetPrice: '9.5', fillDirection: 'fall' }),
-      order({ id: 4, side: 2, status: 0, openPrice: null, targetPrice: '10.5', fillDirection: 'rise' }),
+      order({ id: 1, takeProfit: 11, stopLoss: 9 }),
+      order({ id: 2, side: 2, takeProfit: 9, stopLoss: 11 }),
+      order({ id: 3, status: 0, openPrice: null, targetPrice: 9.5, fillDirection: 'fall' }),
+      order({ id: 4, side: 2, status: 0, openPrice: null, targetPrice: 10.5, fillDirection: 'rise' }),
     ]);
     expect(watch.onQuote(7, 10, 10.1, 1, true).triggers).toEqual([]);
     // bid 11 reaches the buy TP; ask 11.1 reaches the sell SL; the sell pending fills at the bid 11 ≥ 10.5.
@@ -113,7 +121,7 @@ describe('position watch', () => {
 
   it('does nothing but mark prices while the market is closed', () => {
     const watch = new PositionWatch(50);
-    watch.setAccount(1, '10000', [order({ id: 1, takeProfit: '11' })]);
+    watch.setAccount(1, '10000', [order({ id: 1, takeProfit: 11 })]);
     expect(watch.onQuote(7, 12, 12.1, 1, false)).toEqual({ triggers: [], stopOutCandidates: [] });
     expect(watch.screened(1)?.floating).toBeCloseTo(200);
     expect(watch.onQuote(7, 12, 12.1, 1, true).triggers).toHaveLength(1);
@@ -153,9 +161,9 @@ describe('position watch', () => {
             lots: String(spec.lots / 10),
             margin: String(spec.lots),
             openPrice: spec.pending ? null : String(spec.price / 10),
-            targetPrice: spec.pending ? String(spec.price / 10) : null,
+            targetPrice: spec.pending ? spec.price / 10 : null,
             fillDirection: spec.pending ? 'fall' : null,
-            takeProfit: spec.pending || spec.takeProfit === null ? null : String(spec.takeProfit / 10),
+            takeProfit: spec.pending || spec.takeProfit === null ? null : spec.takeProfit / 10,
           }),
         );
         const split = cut % (orders.length + 1);
@@ -239,7 +247,7 @@ describe('position watch', () => {
                 instrumentId: held.instrumentId,
                 side: held.side,
                 lots: String(held.lots / 10),
-                contractSize: '100',
+                contractSize: 100,
                 margin: String(held.lots * 4),
                 openPrice: String(held.open / 100),
               }),
@@ -295,8 +303,8 @@ describe('position watch', () => {
 
   it('replacing an account removes its old levels', () => {
     const watch = new PositionWatch(50);
-    watch.setAccount(1, '1000', [order({ id: 1, takeProfit: '11' })]);
-    watch.setAccount(1, '1000', [order({ id: 1, takeProfit: '12' })]);
+    watch.setAccount(1, '1000', [order({ id: 1, takeProfit: 11 })]);
+    watch.setAccount(1, '1000', [order({ id: 1, takeProfit: 12 })]);
     expect(watch.levels(7)?.bidRise.map((e) => e.level)).toEqual([12]);
     watch.setAccount(1, '1000', []);
     expect(watch.levels(7)?.bidRise).toEqual([]);

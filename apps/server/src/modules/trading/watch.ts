@@ -26,14 +26,16 @@ export interface WatchedOrder {
   instrumentId: number;
   side: OrderSideValue;
   status: typeof OrderStatus.pending | typeof OrderStatus.holding;
+  /** Exact text: the pushes' figures are Decimal. */
   lots: string;
-  contractSize: string;
   margin: string;
   openPrice: string | null;
-  targetPrice: string | null;
+  contractSize: number;
+  /** Levels as numbers: they only select candidates (see levels.ts), and a number costs no string. */
+  targetPrice: number | null;
   fillDirection: FillDirection | null;
-  takeProfit: string | null;
-  stopLoss: string | null;
+  takeProfit: number | null;
+  stopLoss: number | null;
 }
 
 export type TriggerKind = 'take_profit' | 'stop_loss' | 'fill';
@@ -50,16 +52,17 @@ export interface TickOutcome {
   stopOutCandidates: number[];
 }
 
-interface BookItem {
-  orderId: number;
-  userId: number;
+/** A TP, SL or pending target in a book: one object a level, pointing at its order. */
+interface TriggerLevel {
+  level: number;
+  order: WatchedOrder;
   kind: TriggerKind;
 }
 
-interface Placement {
-  book: LevelBook<BookItem>;
+/** One edge of a holder's stop-out band. */
+interface BandEdge {
   level: number;
-  item: BookItem;
+  userId: number;
 }
 
 interface Account {
@@ -69,19 +72,18 @@ interface Account {
   /** Instruments the account holds positions in (a row in each one's exposure table). */
   instruments: number[];
   orders: Map<number, WatchedOrder>;
-  placements: Placement[];
   /** Screened at or below the stop-out level when last evaluated. */
   underwater: boolean;
 }
 
 interface InstrumentState {
-  bidRise: LevelBook<BookItem>;
-  bidFall: LevelBook<BookItem>;
-  askRise: LevelBook<BookItem>;
-  askFall: LevelBook<BookItem>;
+  bidRise: LevelBook<TriggerLevel>;
+  bidFall: LevelBook<TriggerLevel>;
+  askRise: LevelBook<TriggerLevel>;
+  askFall: LevelBook<TriggerLevel>;
   holders: ExposureTable;
   /** Stop-out bands of the holders (user ids), one book per edge, by the exposure table's column. */
-  bands: Record<BandColumn, LevelBook<number>>;
+  bands: Record<BandColumn, LevelBook<BandEdge>>;
   /** Holders screened at or below the stop-out level: looked at on every tick. */
   underwater: Set<number>;
   bid: number;
@@ -90,8 +92,9 @@ interface InstrumentState {
   quoted: boolean;
 }
 
-const compareItems = (a: BookItem, b: BookItem) => a.orderId - b.orderId || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
-const compareUsers = (a: number, b: number) => a - b;
+const compareItems = (a: TriggerLevel, b: TriggerLevel) =>
+  a.order.id - b.order.id || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+const compareUsers = (a: BandEdge, b: BandEdge) => a.userId - b.userId;
 
 /** Screening tolerance: equity within this share of the threshold counts as a candidate. */
 const RELATIVE_TOLERANCE = 1e-9;
@@ -131,11 +134,13 @@ export class PositionWatch {
   levels(instrumentId: number) {
     const state = this.instruments.get(instrumentId);
     if (!state) return null;
+    const listed = (book: LevelBook<TriggerLevel>) =>
+      book.entries().map(({ level, order, kind }) => ({ level, item: { orderId: order.id, userId: order.userId, kind } }));
     return {
-      bidRise: state.bidRise.entries(),
-      bidFall: state.bidFall.entries(),
-      askRise: state.askRise.entries(),
-      askFall: state.askFall.entries(),
+      bidRise: listed(state.bidRise),
+      bidFall: listed(state.bidFall),
+      askRise: listed(state.askRise),
+      askFall: listed(state.askFall),
     };
   }
 
@@ -176,7 +181,6 @@ export class PositionWatch {
       balanceText: balance,
       instruments: [],
       orders: new Map(),
-      placements: [],
       underwater: false,
     };
     this.accounts.set(userId, account);
@@ -247,7 +251,8 @@ export class PositionWatch {
   removeAccount(userId: number) {
     const account = this.accounts.get(userId);
     if (!account) return;
-    for (const placement of account.placements) placement.book.remove(placement.level, placement.item);
+    // A level already taken by a tick is simply not found.
+    for (const order of account.orders.values()) this.forEachLevel(order, (book, level) => book.remove(level));
     this.clearBands(account);
     for (const instrumentId of account.instruments) this.instrument(instrumentId).holders.remove(userId);
     this.figures.release(account.slot);
@@ -266,37 +271,32 @@ export class PositionWatch {
     return [...(this.accounts.get(userId)?.orders.values() ?? [])];
   }
 
-  private place(account: Account, book: LevelBook<BookItem>, price: string, order: WatchedOrder, kind: TriggerKind) {
-    const placement = { book, level: Number(price), item: { orderId: order.id, userId: order.userId, kind } };
-    book.insert(placement.level, placement.item);
-    account.placements.push(placement);
+  /** The books and levels of an order: a pending target, or a position's TP and SL. */
+  private forEachLevel(order: WatchedOrder, each: (book: LevelBook<TriggerLevel>, level: TriggerLevel) => void) {
+    const state = this.instrument(order.instrumentId);
+    const buy = order.side === OrderSide.buy;
+    if (order.status === OrderStatus.pending) {
+      if (order.targetPrice === null || order.fillDirection === null) return;
+      // A buy fills at the ask, a sell at the bid.
+      const rise = order.fillDirection === 'rise';
+      const book = buy ? (rise ? state.askRise : state.askFall) : rise ? state.bidRise : state.bidFall;
+      each(book, { level: order.targetPrice, order, kind: 'fill' });
+      return;
+    }
+    // A buy closes at the bid (TP above, SL below); a sell closes at the ask (TP below, SL above).
+    if (order.takeProfit !== null)
+      each(buy ? state.bidRise : state.askFall, { level: order.takeProfit, order, kind: 'take_profit' });
+    if (order.stopLoss !== null)
+      each(buy ? state.bidFall : state.askRise, { level: Number(order.stopLoss), order, kind: 'stop_loss' });
   }
 
   /** Puts the order's levels in the books; for a position, returns its quantity and cost. */
   private addOrder(account: Account, order: WatchedOrder): { quantity: number; cost: number } | null {
     account.orders.set(order.id, order);
-    const state = this.instrument(order.instrumentId);
-    const buy = order.side === OrderSide.buy;
-    if (order.status === OrderStatus.pending) {
-      if (order.targetPrice === null || order.fillDirection === null) return null;
-      // A buy fills at the ask, a sell at the bid.
-      const book = buy
-        ? order.fillDirection === 'rise'
-          ? state.askRise
-          : state.askFall
-        : order.fillDirection === 'rise'
-          ? state.bidRise
-          : state.bidFall;
-      this.place(account, book, order.targetPrice, order, 'fill');
-      return null;
-    }
-    // A buy closes at the bid (TP above, SL below); a sell closes at the ask (TP below, SL above).
-    if (order.takeProfit !== null)
-      this.place(account, buy ? state.bidRise : state.askFall, order.takeProfit, order, 'take_profit');
-    if (order.stopLoss !== null) this.place(account, buy ? state.bidFall : state.askRise, order.stopLoss, order, 'stop_loss');
-    if (order.openPrice === null) return null;
+    this.forEachLevel(order, (book, level) => book.insert(level));
+    if (order.status === OrderStatus.pending || order.openPrice === null) return null;
     this.figures.usedMargin[account.slot]! += Number(order.margin);
-    const quantity = Number(order.lots) * Number(order.contractSize);
+    const quantity = Number(order.lots) * order.contractSize;
     return { quantity, cost: quantity * Number(order.openPrice) };
   }
 
@@ -324,7 +324,7 @@ export class PositionWatch {
         ['rateLow', usdRate],
         ['rateHigh', usdRate],
       ] as const) {
-        if (bands[column].reachedBy(price)) for (const userId of bands[column].takeReached(price)) revisit.add(userId);
+        if (bands[column].reachedBy(price)) for (const edge of bands[column].takeReached(price)) revisit.add(edge.userId);
       }
     }
     const stopOutCandidates: number[] = [];
@@ -405,7 +405,7 @@ export class PositionWatch {
     };
     for (const column of BAND_COLUMNS) {
       holders.band[column][row] = edges[column];
-      if (!Number.isNaN(edges[column])) bands[column].insert(edges[column], userId);
+      if (!Number.isNaN(edges[column])) bands[column].insert({ level: edges[column], userId });
     }
   }
 
@@ -419,19 +419,15 @@ export class PositionWatch {
       for (const column of BAND_COLUMNS) {
         const edge = state.holders.band[column][row]!;
         if (Number.isNaN(edge)) continue;
-        state.bands[column].remove(edge, account.userId);
+        state.bands[column].remove({ level: edge, userId: account.userId });
         state.holders.band[column][row] = Number.NaN;
       }
     }
     account.underwater = false;
   }
 
-  private collect(items: BookItem[], into: Trigger[]) {
-    for (const item of items) {
-      into.push({ kind: item.kind, orderId: item.orderId, userId: item.userId });
-      const account = this.accounts.get(item.userId);
-      if (account) account.placements = account.placements.filter((p) => p.item !== item);
-    }
+  private collect(levels: TriggerLevel[], into: Trigger[]) {
+    for (const { order, kind } of levels) into.push({ kind, orderId: order.id, userId: order.userId });
   }
 
   /** Screened figures of an account (floats), for diagnostics and tests. */
