@@ -1,3 +1,5 @@
+import { groupCommitBatchSize } from '../observability/metrics.js';
+
 /** What one item of a batch came to: its own value or its own error. */
 export type ItemOutcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
@@ -49,6 +51,7 @@ export class GroupCommit<T, R> {
   private startBatches() {
     while (this.running < this.options.concurrency && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
+      groupCommitBatchSize.observe(batch.length);
       this.running += 1;
       void this.writeBatch(batch);
     }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../../realtime/bus.js';
 import type { InstrumentInfo, MarketService, Quote } from '../market/api.js';
 import type { WalletService } from '../wallet/service.js';
+import { engineActionsTotal, engineTickSeconds } from '../../observability/metrics.js';
 import { presentTradePush } from './present.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
 import type { EngineAction, PlacedNotice, TradingService, WatchedFields } from './service.js';
@@ -251,6 +252,7 @@ export class RiskEngine {
 
   /** Hands an action over; its account is re-read afterwards whatever happened (a taken level comes back if still open). */
   private run(action: EngineAction, after?: () => void) {
+    engineActionsTotal.inc({ kind: action.kind });
     const done: Promise<void> = this.deps.trading
       .act(action)
       .then(
@@ -270,6 +272,7 @@ export class RiskEngine {
     if (this.state !== 'loading' && this.state !== 'running') return;
     const instrument = this.deps.market.getInstrument(quote.instrumentId);
     if (!instrument) return;
+    const endTick = engineTickSeconds.startTimer();
     const rate = this.usdRateOf(instrument);
     const outcome = this.watch.onQuote(quote.instrumentId, Number(quote.bid), Number(quote.ask), rate, quote.marketOpen);
     this.tickedSincePush.add(quote.instrumentId);
@@ -283,6 +286,7 @@ export class RiskEngine {
     }
     const triggers = outcome.triggers.length > 1 ? [...outcome.triggers].sort(byExecutionOrder) : outcome.triggers;
     for (const trigger of triggers) this.run({ ...trigger, quote });
+    endTick();
   }
 
   private usdRateOf(instrument: InstrumentInfo) {
