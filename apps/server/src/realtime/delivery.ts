@@ -51,6 +51,8 @@ const socketOf = (conn: Connection) => (conn.ws as unknown as { _socket?: Duplex
 export class Delivery {
   private readonly congested = new Set<Connection>();
   private readonly corked = new Set<Connection>();
+  /** Frames broadcast in the current synchronous burst, per topic, in order. */
+  private readonly batches = new Map<string, { key: string; frame: Buffer; data: unknown }[]>();
   private drainTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -62,13 +64,42 @@ export class Delivery {
     return this.congested.size;
   }
 
-  /** To every subscriber of `topic`; the frame is serialised once for all of them. */
+  /**
+   * To every subscriber of `topic`; the frame is serialised once for all of them. A feed step
+   * broadcasts a frame per instrument in one synchronous burst: the burst's frames of a topic are joined
+   * into one buffer and written to each subscriber once, when the burst ends, so a socket costs one
+   * write per step rather than one per frame (with thousands of sockets, those writes are what keeps
+   * the event loop from accepting new ones).
+   */
   broadcast(topic: string, data: unknown) {
     const subscribers = this.subscriptions.subscribersOf(topic);
     if (!subscribers || subscribers.size === 0) return;
-    const frame = wireFrame(JSON.stringify({ type: topic, data }));
-    const key = coalescingKey(topic, data);
-    for (const conn of subscribers) this.deliver(conn, key, topic, frame, data);
+    let batch = this.batches.get(topic);
+    if (!batch) {
+      this.batches.set(topic, (batch = []));
+      if (this.batches.size === 1) process.nextTick(() => this.flushBatches());
+    }
+    batch.push({ key: coalescingKey(topic, data), frame: wireFrame(JSON.stringify({ type: topic, data })), data });
+  }
+
+  private flushBatches() {
+    for (const [topic, batch] of this.batches) {
+      const subscribers = this.subscriptions.subscribersOf(topic);
+      if (!subscribers) continue;
+      const joined = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((item) => item.frame));
+      for (const conn of subscribers) {
+        const socket = socketOf(conn);
+        if (conn.ws.readyState !== WebSocket.OPEN || !socket) continue;
+        if (conn.pending === undefined && conn.ws.bufferedAmount + joined.length <= this.options.highWaterBytes) {
+          this.cork(conn, socket);
+          socket.write(joined);
+        } else {
+          // Frame by frame, so the high-water mark holds and the rest are held per instrument.
+          for (const item of batch) this.deliver(conn, item.key, topic, item.frame, item.data);
+        }
+      }
+    }
+    this.batches.clear();
   }
 
   /** To `userId`'s logged-in connections that subscribed to `topic`. */
