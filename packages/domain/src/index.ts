@@ -33,3 +33,4 @@ export * from './answers/trading.js';
 export * from './answers/cashier.js';
 export * from './answers/backoffice.js';
 export * from './answers/content.js';
+export * from './answers/backoffice-users.js';

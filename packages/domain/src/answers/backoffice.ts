@@ -94,7 +94,7 @@ export const ZPendingChangeView = z.object({
 }) satisfies z.ZodType<PendingChangeView>;
 
 export const ZPendingChangeRefView = z.object({
-  pending_change: z.object({ id: zInt() }),
+  pending_change: ZPendingChangeView,
 }) satisfies z.ZodType<PendingChangeRefView>;
 
 export const ZOperatorRecordView = z.object({

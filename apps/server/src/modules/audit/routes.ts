@@ -1,10 +1,22 @@
-import { invalid, ZAuditFilter, ZAuditQuery, type AuditRowView, type TAuditFilter } from '@pipwise/domain';
+import {
+  invalid,
+  pageOf,
+  ZAuditChainView,
+  ZAuditFilter,
+  ZAuditQuery,
+  ZAuditRowView,
+  ZRefusal,
+  type AuditRowView,
+  type TAuditFilter,
+} from '@pipwise/domain';
 import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { countOf, paged } from '../../db/paging.js';
 import { auditLog } from '../../db/schema.js';
 import { ok, parse } from '../../http/envelope.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import { requireOperator } from '../../http/operator.js';
 import { verifyAuditChain } from './verify.js';
 
@@ -54,22 +66,39 @@ export function csvCell(value: unknown): string {
 }
 
 export function auditRoutes(db: Db, key: Buffer) {
-  return (app: FastifyInstance) => {
-    app.get(AUDIT_PATHS.list, async (request) => {
-      requireOperator(request);
-      const query = parse(ZAuditQuery, request.query);
-      if (query.from && query.to && query.from >= query.to) throw invalid('audit_time_invalid');
-      const condition = where(query);
-      const page = await paged(
-        { page: query.page, pageSize: query.page_size },
-        async (limit, offset) =>
-          (await db.select().from(auditLog).where(condition).orderBy(desc(auditLog.id)).limit(limit).offset(offset)).map(present),
-        () => countOf(db.select({ n: count() }).from(auditLog).where(condition)),
-      );
-      return ok(request, page);
-    });
+  return (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<DocumentedTypeProvider>();
+    app.get(
+      AUDIT_PATHS.list,
+      { schema: { querystring: ZAuditQuery, response: answers(pageOf(ZAuditRowView)) } },
+      async (request) => {
+        requireOperator(request);
+        const query = parse(ZAuditQuery, request.query);
+        if (query.from && query.to && query.from >= query.to) throw invalid('audit_time_invalid');
+        const condition = where(query);
+        const page = await paged(
+          { page: query.page, pageSize: query.page_size },
+          async (limit, offset) =>
+            (await db.select().from(auditLog).where(condition).orderBy(desc(auditLog.id)).limit(limit).offset(offset)).map(
+              present,
+            ),
+          () => countOf(db.select({ n: count() }).from(auditLog).where(condition)),
+        );
+        return ok(request, page);
+      },
+    );
 
-    app.get(AUDIT_PATHS.csv, async (request, reply) => {
+    const csv = {
+      querystring: ZAuditFilter,
+      response: {
+        200: {
+          description: `The matching rows, newest first, at most ${AUDIT_CSV_MAX_ROWS}`,
+          content: { 'text/csv': { schema: z.string() } },
+        },
+        default: ZRefusal,
+      },
+    };
+    app.get(AUDIT_PATHS.csv, { schema: csv }, async (request, reply) => {
       requireOperator(request);
       const filter = parse(ZAuditFilter, request.query);
       const rows = await db.select().from(auditLog).where(where(filter)).orderBy(desc(auditLog.id)).limit(AUDIT_CSV_MAX_ROWS);
@@ -84,7 +113,7 @@ export function auditRoutes(db: Db, key: Buffer) {
         .send(`${lines.join('\r\n')}\r\n`);
     });
 
-    app.get(AUDIT_PATHS.verify, async (request) => {
+    app.get(AUDIT_PATHS.verify, { schema: { response: answers(ZAuditChainView) } }, async (request) => {
       requireOperator(request);
       return ok(request, await verifyAuditChain(db, key));
     });

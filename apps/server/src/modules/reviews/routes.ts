@@ -8,11 +8,16 @@ import {
   ZAdjustmentRejectRequest,
   ZAdjustmentRequest,
   ZClaimParams,
+  ZAdjustmentView,
+  ZReviewClaimView,
+  pageOf,
   type AdjustmentView,
   type OperatorRole,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { ok, parse } from '../../http/envelope.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import { requireOperator, type OperatorPrincipal } from '../../http/operator.js';
 import { requestInput } from '../../http/requests.js';
 import type { ReviewClaims } from '../../review/claims.js';
@@ -70,8 +75,10 @@ export function reviewRoutes(services: ReviewServices) {
     if (operator.role !== 'superadmin' && operator.role !== QUEUE_ROLES[queue]) throw forbidden('operator_role_forbidden');
   };
 
-  return (app: FastifyInstance) => {
-    app.post(REVIEW_PATHS.claim, async (request) => {
+  const adjustment = answers(ZAdjustmentView);
+  return (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<DocumentedTypeProvider>();
+    app.post(REVIEW_PATHS.claim, { schema: { params: ZClaimParams, response: answers(ZReviewClaimView) } }, async (request) => {
       const operator = requireOperator(request);
       const { queue, id } = parse(ZClaimParams, request.params);
       mayWork(operator, queue);
@@ -79,7 +86,7 @@ export function reviewRoutes(services: ReviewServices) {
       return ok(request, await claims.claim(queue, String(id), signer(operator, request)), 'claim_taken');
     });
 
-    app.delete(REVIEW_PATHS.claim, async (request) => {
+    app.delete(REVIEW_PATHS.claim, { schema: { params: ZClaimParams, response: answers(z.null()) } }, async (request) => {
       const operator = requireOperator(request);
       const { queue, id } = parse(ZClaimParams, request.params);
       mayWork(operator, queue);
@@ -87,21 +94,23 @@ export function reviewRoutes(services: ReviewServices) {
       return ok(request, null, 'claim_released');
     });
 
-    app.post(REVIEW_PATHS.adjustments, async (request) => {
+    app.post(REVIEW_PATHS.adjustments, { schema: { body: ZAdjustmentRequest, response: adjustment } }, async (request) => {
       const operator = requireOperator(request);
       const { internal_note, ...body } = parse(ZAdjustmentRequest, requestInput(request));
       const created = await adjustments.create({ ...body, internalNote: internal_note ?? null }, signer(operator, request));
       return ok(request, presentAdjustment(created), 'adjustment_created');
     });
 
-    app.get(REVIEW_PATHS.adjustments, async (request) => {
+    const list = { querystring: ZAdjustmentQuery, response: answers(pageOf(ZAdjustmentView)) };
+    app.get(REVIEW_PATHS.adjustments, { schema: list }, async (request) => {
       requireOperator(request);
       const query = parse(ZAdjustmentQuery, request.query);
       const list = await adjustments.list(query.status, query.page);
       return ok(request, { ...list, data: list.data.map(presentAdjustment) });
     });
 
-    app.post(REVIEW_PATHS.approveAdjustment, async (request) => {
+    const approve = { params: ZAdjustmentParams, body: ZAdjustmentApproveRequest, response: adjustment };
+    app.post(REVIEW_PATHS.approveAdjustment, { schema: approve }, async (request) => {
       const operator = requireOperator(request);
       const { id } = parse(ZAdjustmentParams, request.params);
       const { note } = parse(ZAdjustmentApproveRequest, requestInput(request));
@@ -109,7 +118,8 @@ export function reviewRoutes(services: ReviewServices) {
       return ok(request, presentAdjustment(approved), 'adjustment_approved');
     });
 
-    app.post(REVIEW_PATHS.rejectAdjustment, async (request) => {
+    const reject = { params: ZAdjustmentParams, body: ZAdjustmentRejectRequest, response: adjustment };
+    app.post(REVIEW_PATHS.rejectAdjustment, { schema: reject }, async (request) => {
       const operator = requireOperator(request);
       const { id } = parse(ZAdjustmentParams, request.params);
       const { reason } = parse(ZAdjustmentRejectRequest, requestInput(request));

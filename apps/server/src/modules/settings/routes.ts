@@ -3,14 +3,17 @@ import {
   invalid,
   MONEY_SETTING_KEYS,
   SETTING_RULES,
+  ZPendingChangeRefView,
+  ZSettingsView,
   type OperatorRole,
-  type PendingChangeRefView,
   type SettingRule,
   type SettingsView,
 } from '@pipwise/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { DEFAULT_SETTINGS, type SettingKey } from '../../db/seed.js';
 import { ok } from '../../http/envelope.js';
+import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
 import { requireOperator, type OperatorPrincipal } from '../../http/operator.js';
 import type { SettingsService } from './service.js';
 
@@ -18,6 +21,17 @@ import type { SettingsService } from './service.js';
 const RULES: Record<SettingKey, SettingRule> = SETTING_RULES;
 
 const MONEY_SETTINGS: ReadonlySet<string> = new Set(MONEY_SETTING_KEYS);
+
+/**
+ * The bodies as the OpenAPI documents show them, made of the rules `checkedValue` applies key by key (the
+ * routes check each key themselves, so an unknown one gets its own message).
+ */
+const ZSettingValue = z.object({ value: z.union([z.string(), z.number()]) });
+const ZSettingsChange = z
+  .object(Object.fromEntries(Object.entries(RULES).map(([key, rule]) => [key, rule.schema.optional()])))
+  .describe('the settings to change, all or nothing');
+const ZSettingParams = z.object({ key: z.enum(Object.keys(RULES)) });
+const changed = answers(z.union([ZSettingsView, ZPendingChangeRefView]));
 
 /**
  * Whether an operator of `role` may change `key` (the route lets content in; this decides per key): the
@@ -47,7 +61,7 @@ function checkRole(operator: OperatorPrincipal, key: SettingKey) {
 async function apply(settings: SettingsService, changes: Partial<Record<SettingKey, string>>, request: FastifyRequest) {
   const operator = requireOperator(request);
   const { pending } = await settings.change(changes, { ...operator, ip: request.ip });
-  if (pending) return ok<PendingChangeRefView>(request, { pending_change: pending }, 'setting_change_pending');
+  if (pending) return ok(request, { pending_change: pending }, 'setting_change_pending');
   return ok<SettingsView>(request, await settings.values());
 }
 
@@ -57,13 +71,15 @@ async function apply(settings: SettingsService, changes: Partial<Record<SettingK
  * that weakens a control waits for a second superadmin (`/admin/api/changes`).
  */
 export function settingsRoutes(settings: SettingsService) {
-  return (app: FastifyInstance) => {
-    app.get('/admin/api/settings', async (request) => {
+  return (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<DocumentedTypeProvider>();
+    app.get('/admin/api/settings', { schema: { response: answers(ZSettingsView) } }, async (request) => {
       requireOperator(request);
       return ok<SettingsView>(request, await settings.values());
     });
 
-    app.put<{ Params: { key: string } }>('/admin/api/settings/:key', async (request) => {
+    const one = { params: ZSettingParams, body: ZSettingValue, response: changed };
+    app.put<{ Params: { key: string } }>('/admin/api/settings/:key', { schema: one }, async (request) => {
       const operator = requireOperator(request);
       const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
       if (!Object.hasOwn(body, 'value')) throw invalid('field_required', { field: 'value' });
@@ -73,7 +89,7 @@ export function settingsRoutes(settings: SettingsService) {
     });
 
     /** Several keys at once (`{key: value, …}`), each checked as PUT checks it; all or nothing. */
-    app.post('/admin/api/settings', async (request) => {
+    app.post('/admin/api/settings', { schema: { body: ZSettingsChange, response: changed } }, async (request) => {
       const operator = requireOperator(request);
       const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
       const changes: Partial<Record<SettingKey, string>> = {};
