@@ -33,6 +33,9 @@ export const OPERATOR_DOCUMENT = `${ADMIN_API}/openapi.json`;
 /** The reference page of both documents (Swagger UI, served from its package). */
 export const REFERENCE_PAGE = '/api-docs';
 
+/** The documents' media type (registered for OpenAPI): they are not the envelope, so not `application/json`. */
+const OPENAPI_JSON = 'application/vnd.oai.openapi+json;version=3.0';
+
 const isUserApi = (url: string) => /^\/(v1\/)?api\//.test(url);
 const isOperatorApi = (url: string) => url.startsWith(`${ADMIN_API}/`);
 
@@ -88,10 +91,15 @@ export async function registerApiDocuments(app: FastifyInstance) {
       'The back office API under /admin/api. Every answer is the envelope {code, msg, data}; docs/admin-api.md has the rules and the roles.',
     );
 
-  app.get(USER_DOCUMENT, { schema: { hide: true } }, () => userDocument());
-  app.get(OPERATOR_DOCUMENT, { schema: { hide: true } }, () => operatorDocument());
+  app.get(USER_DOCUMENT, { schema: { hide: true } }, (_request, reply) => reply.type(OPENAPI_JSON).send(userDocument()));
+  app.get(OPERATOR_DOCUMENT, { schema: { hide: true } }, (_request, reply) => reply.type(OPENAPI_JSON).send(operatorDocument()));
   // Its own scope: the page's files are served by the package's own @fastify/static.
   await app.register(async (scope) => {
+    // The page's own copy of the document (`/api-docs/json`) goes out as the document it is.
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      if (String(reply.getHeader('content-type')).startsWith('application/json')) void reply.type(OPENAPI_JSON);
+      return payload;
+    });
     await scope.register(swaggerUi, {
       routePrefix: REFERENCE_PAGE,
       uiConfig: {
