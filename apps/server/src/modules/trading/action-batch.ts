@@ -18,9 +18,9 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { idArray, rowsOf } from '../../db/rows.js';
-import { orders } from '../../db/schema.js';
+import { orders, wallets } from '../../db/schema.js';
 import type { Quote } from '../market/api.js';
-import type { LedgerPosting, WalletBalance } from '../wallet/service.js';
+import type { LedgerPosting } from '../wallet/service.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
 import type { OrderRow, TradingCore } from './core.js';
 import { closingProfit, type Closing } from './lifecycle.js';
@@ -38,6 +38,8 @@ export interface ActionResult {
 }
 
 interface Account {
+  /** The wallet's version as the batch found it, before its lock. */
+  from: number;
   balance: Dec;
   locked: Dec;
   /** Its open orders as they stand after the batch's earlier actions. */
@@ -74,15 +76,15 @@ export class ActionBatch {
     settings: { feeType: number; stopOutLevel: Dec },
   ): Promise<ActionBatch> {
     const userIds = [...new Set(actions.map((action) => action.userId))];
-    const wallets: Map<number, WalletBalance> = await core.deps.wallet.lockMany(tx, userIds);
+    const locked = await core.deps.wallet.lockMany(tx, userIds);
     const open = rowsOf(
       await tx.execute(
         sql`SELECT * FROM ${orders} WHERE user_id = ANY(${idArray(userIds)}) AND status IN (${OrderStatus.pending}, ${OrderStatus.holding}) ORDER BY id`,
       ),
     ).map((row) => orderRows.read(row));
     const accounts = new Map<number, Account>();
-    for (const [userId, wallet] of wallets)
-      accounts.set(userId, { balance: wallet.balance, locked: wallet.lockBalance, open: new Map() });
+    for (const [userId, wallet] of locked)
+      accounts.set(userId, { from: wallet.version - 1, balance: wallet.balance, locked: wallet.lockBalance, open: new Map() });
     for (const order of open) accounts.get(order.userId)?.open.set(order.id, order);
     const fillers = [...new Set(actions.filter((action) => action.kind === 'fill').map((action) => action.userId))];
     const frozen = await core.deps.restrictions.tradingFrozenAmong(tx, fillers);
@@ -270,5 +272,19 @@ export class ActionBatch {
     );
     await this.core.deps.wallet.adjustLocks(tx, this.lockDeltas);
     await this.core.deps.wallet.postMany(tx, this.postings);
+  }
+
+  /** Each account's wallet as the batch leaves it (read at its end, under the locks): the engine's notices. */
+  async walletsAfter(tx: Executor): Promise<Map<number, { from: number; version: number; balance: string }>> {
+    const userIds = [...this.accounts.keys()];
+    const rows = rowsOf(
+      await tx.execute(sql`SELECT user_id, balance, version FROM ${wallets} WHERE user_id = ANY(${idArray(userIds)})`),
+    );
+    return new Map(
+      rows.map((row) => {
+        const userId = Number(row.user_id);
+        return [userId, { from: this.accounts.get(userId)!.from, version: Number(row.version), balance: row.balance as string }];
+      }),
+    );
   }
 }

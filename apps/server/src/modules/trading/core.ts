@@ -50,13 +50,25 @@ export interface PlacedNotice {
   orders: WatchedFields[];
 }
 
+/**
+ * Orders of one account that the engine closed (or retired) in one batch, and the wallet they left
+ * behind: `from` is the version the batch found under its lock, `version` the one it left. The engine
+ * applies it without a read when it watches the account at `from`.
+ */
+export interface ClosedNotice {
+  from: number;
+  version: number;
+  balance: string;
+  orderIds: number[];
+}
+
 declare module '../../realtime/bus.js' {
   interface BusEvents {
     /**
      * Something about a user's orders or cash changed and committed (submit, fill, close, cancel, TP/SL
      * edit, reset). The risk engine reloads that user's state from the database.
      */
-    'trading.changed': { userId: number; placed?: PlacedNotice };
+    'trading.changed': { userId: number; placed?: PlacedNotice; closed?: ClosedNotice };
   }
 }
 
@@ -203,6 +215,13 @@ export class TradingCore {
   closedNotice(userId: number, ids: number[]) {
     this.changed(userId);
     this.deps.bus.publish('realtime.user', { userId, topic: SocketTopic.forexClosed, data: ids });
+  }
+
+  /** `closedNotice` for the engine's own closes, with what it needs to apply them without a read. */
+  closedByEngineNotice(userId: number, closed: ClosedNotice) {
+    this.knownAccounts.delete(userId);
+    this.deps.bus.publish('trading.changed', { userId, closed });
+    this.deps.bus.publish('realtime.user', { userId, topic: SocketTopic.forexClosed, data: closed.orderIds });
   }
 
   /** Filled pending orders move from every device's pending list to its holding list (FOREX_FILLED). */

@@ -45,11 +45,11 @@ export class EngineActions {
     // Read before the transaction: after a settings change this reads the database, and a read outside
     // an open transaction waits for it on a single connection (PGlite), so inside it would never return.
     const settings = await this.core.settings();
-    const results = await this.core.db.transaction(async (tx) => {
+    const { results, walletsAfter } = await this.core.db.transaction(async (tx) => {
       const batch = await ActionBatch.read(this.core, tx, actions, settings);
       const worked = actions.map((action) => batch.apply(action));
       await batch.write(tx);
-      return worked;
+      return { results: worked, walletsAfter: await batch.walletsAfter(tx) };
     });
     const byUser = new Map<number, ActionResult>();
     results.forEach((result, index) => {
@@ -60,8 +60,12 @@ export class EngineActions {
       byUser.set(userId, sum);
     });
     for (const [userId, { closed, filled }] of byUser) {
-      if (filled.length > 0) this.core.filledNotice(userId, filled);
-      if (closed.length > 0) this.core.closedNotice(userId, closed);
+      const wallet = walletsAfter.get(userId);
+      // Closes alone the engine applies from the notice; a fill changes a position, which it reads again.
+      if (filled.length > 0 || !wallet) {
+        if (filled.length > 0) this.core.filledNotice(userId, filled);
+        if (closed.length > 0) this.core.closedNotice(userId, closed);
+      } else if (closed.length > 0) this.core.closedByEngineNotice(userId, { ...wallet, orderIds: closed });
     }
     return results.map((value) => ({ ok: true, value }));
   }

@@ -101,39 +101,57 @@ describe('risk engine order notices', () => {
     expect(watchedIds()).toEqual([1, 9]);
   });
 
-  it('reads an account it watches at an unknown version, then applies the next notices without reading', async () => {
-    stored = { version: 4, balance: '999.00', orders: [order(1), order(2)] };
+  it('loads an account at its version, then applies the next notices without reading', async () => {
+    expect(reads).toBe(0);
     place(4, order(2));
-    await engine.settled();
-    expect(reads).toBe(1);
-    expect(watchedIds()).toEqual([1, 2]);
-
     place(5, order(3), order(4));
     place(6, order(5));
     await engine.settled();
-    expect(reads).toBe(1);
+    expect(reads).toBe(0);
     expect(watchedIds()).toEqual([1, 2, 3, 4, 5]);
     expect(engine.watch.balanceOf(7)).toBe('999.00');
     // The new order's take-profit is in the book at once.
     expect(engine.watch.levels(1)?.bidRise.filter(({ level }) => level === 1.2)).toHaveLength(5);
   });
 
+  it("applies its own batch's closes without reading when it watches the version the batch found", async () => {
+    place(4, order(2), order(3));
+    const close = (from: number, version: number, orderIds: number[]) =>
+      bus.publish('trading.changed', { userId: 7, closed: { from, version, balance: '1040.00', orderIds } });
+    close(4, 7, [2]);
+    await engine.settled();
+    expect(reads).toBe(0);
+    expect(watchedIds()).toEqual([1, 3]);
+    expect(engine.watch.balanceOf(7)).toBe('1040.00');
+    expect(engine.watch.levels(1)?.bidRise.map(({ item }) => item.orderId)).toEqual([1, 3]);
+    // Already reflected: nothing to do.
+    close(5, 6, [1]);
+    await engine.settled();
+    expect(watchedIds()).toEqual([1, 3]);
+    // A batch that found a version the engine never heard of: the account is read again.
+    stored = { version: 10, balance: '1000.00', orders: [order(1)] };
+    close(8, 10, [3]);
+    await engine.settled();
+    expect(reads).toBe(1);
+    expect(watchedIds()).toEqual([1]);
+  });
+
   it('reads again after a gap, and ignores a notice it has already seen', async () => {
-    stored = { version: 4, balance: '999.00', orders: [order(1), order(2)] };
     place(4, order(2));
     await engine.settled();
+    expect(reads).toBe(0);
 
     // Version 5 (a close, say) was never heard of; the database has moved on to 6.
     stored = { version: 6, balance: '1010.00', orders: [order(2), order(6)] };
     place(6, order(6));
     await engine.settled();
-    expect(reads).toBe(2);
+    expect(reads).toBe(1);
     expect(watchedIds()).toEqual([2, 6]);
 
     place(6, order(6));
     place(5, order(1));
     await engine.settled();
-    expect(reads).toBe(2);
+    expect(reads).toBe(1);
     expect(watchedIds()).toEqual([2, 6]);
     expect(engine.watch.balanceOf(7)).toBe('1010.00');
   });

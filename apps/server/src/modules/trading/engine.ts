@@ -6,7 +6,7 @@ import type { WalletService } from '../wallet/service.js';
 import { engineActionsTotal, engineTickSeconds } from '../../observability/metrics.js';
 import { presentTradePush } from './present.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
-import type { EngineAction, PlacedNotice, TradingService, WatchedFields } from './service.js';
+import type { ClosedNotice, EngineAction, PlacedNotice, TradingService, WatchedFields } from './service.js';
 import { PositionWatch, type Trigger, type TriggerKind, type WatchedOrder } from './watch.js';
 
 /** FOREX_TRADE at most this often per user (4 a second). */
@@ -103,9 +103,10 @@ export class RiskEngine {
     // what it read, so those accounts are read again once it is done.
     const heardWhileLoading = new Set<number>();
     this.unsubscribe.push(
-      this.deps.bus.subscribe('trading.changed', ({ userId, placed }) => {
+      this.deps.bus.subscribe('trading.changed', ({ userId, placed, closed }) => {
         if (this.state === 'loading') heardWhileLoading.add(userId);
         else if (placed) this.applyPlaced(userId, placed);
+        else if (closed) this.applyClosed(userId, closed);
         else this.requestReload(userId);
       }),
     );
@@ -166,21 +167,15 @@ export class RiskEngine {
 
   /**
    * Every open order of every account, from the database, a page of accounts at a time so that the
-   * book never sits in memory twice (as rows and as the index). Versions stay unknown: each account's
-   * next notice re-reads it.
+   * book never sits in memory twice (as rows and as the index), each page read as a reload reads
+   * (versions first), so that the notices that follow apply without a read.
    */
   async loadAll() {
     const owners = await this.deps.trading.openOrderOwners();
     for (let start = 0; start < owners.length; start += LOAD_PAGE_ACCOUNTS) {
       const page = owners.slice(start, start + LOAD_PAGE_ACCOUNTS);
-      const [rows, balances] = await Promise.all([this.deps.trading.openOrders(page), this.deps.wallet.balances(page)]);
-      const byUser = this.groupByUser(rows);
-      for (const [userId, list] of byUser) {
-        // A tick's action during the load has already read this account again: that read is newer.
-        if (!this.watch.hasAccount(userId)) this.watch.setAccount(userId, balances.get(userId)?.balance ?? '0', list);
-      }
-      this.loaded.accounts += byUser.size;
-      this.loaded.orders += rows.length;
+      this.loaded.orders += await this.reloadNow(page);
+      this.loaded.accounts += page.length;
     }
   }
 
@@ -208,13 +203,30 @@ export class RiskEngine {
   }
 
   /**
+   * Orders the engine's own batch closed, applied without a read when the account is watched at the
+   * version the batch found; a notice from the past is already reflected, any other gap is read again.
+   */
+  private applyClosed(userId: number, closed: ClosedNotice) {
+    const known = this.versions.get(userId);
+    if (known !== undefined && closed.version <= known) return;
+    if (known !== closed.from) {
+      this.requestReload(userId);
+      return;
+    }
+    this.watch.removeOrders(userId, closed.orderIds, closed.balance);
+    this.versions.set(userId, closed.version);
+    this.changedSincePush.add(userId);
+  }
+
+  /**
    * Re-reads accounts from the database, two queries for the whole batch. The versions are read
    * first, so the orders read after are at least as new as the version recorded; an account that a
    * notice has meanwhile taken past that version keeps what the notice gave it.
    */
-  private async reloadNow(userIds: number[]) {
+  private async reloadNow(userIds: number[]): Promise<number> {
     const balances = await this.deps.wallet.balances(userIds);
-    const byUser = this.groupByUser(await this.deps.trading.openOrders(userIds));
+    const rows = await this.deps.trading.openOrders(userIds);
+    const byUser = this.groupByUser(rows);
     for (const userId of userIds) {
       const wallet = balances.get(userId);
       const known = this.versions.get(userId);
@@ -223,6 +235,7 @@ export class RiskEngine {
       if (wallet) this.versions.set(userId, wallet.version);
       this.changedSincePush.add(userId);
     }
+    return rows.length;
   }
 
   /**
@@ -250,19 +263,25 @@ export class RiskEngine {
     this.reloading = null;
   }
 
-  /** Hands an action over; its account is re-read afterwards whatever happened (a taken level comes back if still open). */
+  /** Hands an action over; the account is read again if the action failed or did nothing (a taken level comes back if still open). */
   private run(action: EngineAction, after?: () => void) {
     engineActionsTotal.inc({ kind: action.kind });
     const done: Promise<void> = this.deps.trading
       .act(action)
       .then(
-        () => undefined,
-        (error: unknown) => this.fail(error),
+        // What it closed comes back as a notice; a level taken for nothing is put back by a read.
+        (result) => {
+          if (action.kind !== 'stop_out' && result.closed.length === 0 && result.filled.length === 0)
+            this.requestReload(action.userId);
+        },
+        (error: unknown) => {
+          this.fail(error);
+          this.requestReload(action.userId);
+        },
       )
       .finally(() => {
         this.inFlight.delete(done);
         after?.();
-        this.requestReload(action.userId);
       });
     this.inFlight.add(done);
   }

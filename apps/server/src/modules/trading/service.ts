@@ -10,7 +10,7 @@ import { OrderLifecycle } from './lifecycle.js';
 import { OrderPlacement } from './placement.js';
 import { OrderQueries } from './queries.js';
 
-export type { OrderRow, PlacedNotice, TradingDeps, WatchedFields } from './core.js';
+export type { ClosedNotice, OrderRow, PlacedNotice, TradingDeps, WatchedFields } from './core.js';
 export type { ActionResult, EngineAction } from './action-batch.js';
 export type { TraderResults, WindowResults } from './queries.js';
 

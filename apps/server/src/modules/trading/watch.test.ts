@@ -191,6 +191,34 @@ describe('position watch', () => {
           expect(grown.holdersOf(instrumentId)).toEqual(whole.holdersOf(instrumentId));
         }
         expect(grown.onQuote(7, 5, 5.1, 1, true)).toEqual(whole.onQuote(7, 5, 5.1, 1, true));
+
+        // Closing some of them is the same as loading the rest.
+        const shrunk = new PositionWatch(50);
+        const rest = new PositionWatch(50);
+        [shrunk, rest].forEach(quote);
+        shrunk.setAccount(1, '500', orders);
+        shrunk.removeOrders(
+          1,
+          orders.slice(0, split).map((o) => o.id),
+          '450',
+        );
+        rest.setAccount(1, '450', orders.slice(split));
+        expect(shrunk.hasAccount(1)).toBe(rest.hasAccount(1));
+        if (rest.hasAccount(1)) {
+          const after = { shrunk: shrunk.screened(1)!, rest: rest.screened(1)! };
+          expect(after.shrunk.balance).toBe(after.rest.balance);
+          expect(after.shrunk.usedMargin).toBeCloseTo(after.rest.usedMargin, 9);
+          expect(after.shrunk.floating).toBeCloseTo(after.rest.floating, 9);
+        }
+        for (const instrumentId of [7, 8]) {
+          const levels = (watch: PositionWatch) =>
+            Object.values(watch.levels(instrumentId) ?? {}).map((entries) =>
+              entries.map((entry) => [entry.level, entry.item.orderId, entry.item.kind]).sort(),
+            );
+          expect(levels(shrunk)).toEqual(levels(rest));
+          expect(shrunk.holdersOf(instrumentId)).toEqual(rest.holdersOf(instrumentId));
+        }
+        expect(shrunk.onQuote(7, 5, 5.1, 1, true)).toEqual(rest.onQuote(7, 5, 5.1, 1, true));
       }),
     );
   });

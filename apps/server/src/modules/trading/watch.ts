@@ -234,6 +234,61 @@ export class PositionWatch {
     this.evaluate(account);
   }
 
+  /**
+   * Orders of an account that left the book (closed, cancelled) and its cash balance after them,
+   * applied without rebuilding the account: their levels, margin and exposure go, the instruments they
+   * were in are summed again from the orders left, and the account is screened again.
+   */
+  removeOrders(userId: number, orderIds: number[], balance: string) {
+    const account = this.accounts.get(userId);
+    if (!account) return;
+    const touched = new Set<number>();
+    for (const id of orderIds) {
+      const order = account.orders.get(id);
+      if (!order) continue;
+      this.forEachLevel(order, (book, level) => book.remove(level));
+      account.orders.delete(id);
+      touched.add(order.instrumentId);
+    }
+    if (account.orders.size === 0) {
+      this.removeAccount(userId);
+      return;
+    }
+    // Bands are drawn from the exposure rows: taken out before the rows change.
+    this.clearBands(account);
+    let usedMargin = 0;
+    const sums = new Map<number, { buyQty: number; buyCost: number; sellQty: number; sellCost: number }>();
+    for (const order of account.orders.values()) {
+      if (order.status !== OrderStatus.holding || order.openPrice === null) continue;
+      usedMargin += Number(order.margin);
+      if (!touched.has(order.instrumentId)) continue;
+      const sum = sums.get(order.instrumentId) ?? { buyQty: 0, buyCost: 0, sellQty: 0, sellCost: 0 };
+      const quantity = Number(order.lots) * order.contractSize;
+      if (order.side === OrderSide.buy) {
+        sum.buyQty += quantity;
+        sum.buyCost += quantity * Number(order.openPrice);
+      } else {
+        sum.sellQty += quantity;
+        sum.sellCost += quantity * Number(order.openPrice);
+      }
+      sums.set(order.instrumentId, sum);
+    }
+    // Summed again from what is left rather than subtracted, so that no float residue is carried.
+    this.figures.usedMargin[account.slot] = usedMargin;
+    for (const instrumentId of touched) {
+      const holders = this.instrument(instrumentId).holders;
+      const sum = sums.get(instrumentId);
+      if (sum) holders.add(userId, sum);
+      else if (holders.rowFor(userId) !== undefined) {
+        holders.remove(userId);
+        account.instruments = account.instruments.filter((id) => id !== instrumentId);
+      }
+    }
+    this.figures.balance[account.slot] = Number(balance);
+    account.balanceText = balance;
+    this.evaluate(account);
+  }
+
   /** A new cash balance (a deposit, a close) without a change of orders. */
   setBalance(userId: number, balance: string) {
     const account = this.accounts.get(userId);

@@ -72,20 +72,20 @@ export class WalletService {
   /**
    * Locks many wallets until the transaction ends, in user id order, so two transactions locking
    * overlapping sets cannot deadlock, and bumps their versions: whoever read them before must read
-   * again. Wallets that do not exist are absent from the result.
+   * again (each answered at its version after that bump). Wallets that do not exist are absent from the result.
    */
-  async lockMany(tx: Executor, userIds: number[]): Promise<Map<number, WalletBalance>> {
+  async lockMany(tx: Executor, userIds: number[]): Promise<Map<number, WalletAt>> {
     const rows = rowsOf(
       await tx.execute(sql`
         UPDATE ${wallets} w SET version = w.version + 1
         FROM (SELECT user_id FROM ${wallets} WHERE user_id = ANY(${idArray(userIds)}) ORDER BY user_id FOR UPDATE) locked
         WHERE w.user_id = locked.user_id
-        RETURNING w.user_id, w.balance, w.lock_balance`),
+        RETURNING w.user_id, w.balance, w.lock_balance, w.version`),
     );
     return new Map(
       rows.map((row) => [
         Number(row.user_id),
-        { balance: dec(row.balance as string), lockBalance: dec(row.lock_balance as string) },
+        { balance: dec(row.balance as string), lockBalance: dec(row.lock_balance as string), version: Number(row.version) },
       ]),
     );
   }
