@@ -68,7 +68,10 @@ export class ActionBatch {
     private readonly terms: { feeType: number; stopOutLevel: Dec; frozen: Set<number> },
   ) {}
 
-  /** The accounts of `userIds`, their wallets locked and every open order read, in the caller's transaction. */
+  /**
+   * The actions' accounts, their wallets locked and what their actions need of their open orders read
+   * under those locks, in the caller's transaction.
+   */
   static async read(
     core: TradingCore,
     tx: Executor,
@@ -77,9 +80,15 @@ export class ActionBatch {
   ): Promise<ActionBatch> {
     const userIds = [...new Set(actions.map((action) => action.userId))];
     const locked = await core.deps.wallet.lockMany(tx, userIds);
+    // A stop-out or a fill weighs the whole account; a take-profit or stop-loss needs only its order.
+    const whole = new Set(actions.filter((action) => action.kind === 'stop_out' || action.kind === 'fill').map((a) => a.userId));
+    const single = actions.flatMap((action) => (action.kind === 'stop_out' || whole.has(action.userId) ? [] : [action.orderId]));
     const open = rowsOf(
       await tx.execute(
-        sql`SELECT * FROM ${orders} WHERE user_id = ANY(${idArray(userIds)}) AND status IN (${OrderStatus.pending}, ${OrderStatus.holding}) ORDER BY id`,
+        sql`SELECT * FROM ${orders}
+            WHERE (user_id = ANY(${idArray([...whole])}) OR id = ANY(${idArray(single)}))
+              AND status IN (${OrderStatus.pending}, ${OrderStatus.holding})
+            ORDER BY id`,
       ),
     ).map((row) => orderRows.read(row));
     const accounts = new Map<number, Account>();

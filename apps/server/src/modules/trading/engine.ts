@@ -85,6 +85,8 @@ export class RiskEngine {
   /** Versions the last balance refresh found ahead of the watched ones. */
   private readonly aheadAtRefresh = new Map<number, number>();
   private reloading: Promise<void> | null = null;
+  /** The balance refresh in flight: `stop` waits for it, so that nothing reads after the database closes. */
+  private refreshing: Promise<void> | null = null;
   private readonly stopOutsRunning = new Set<number>();
   private readonly tickedSincePush = new Set<number>();
   private readonly changedSincePush = new Set<number>();
@@ -123,7 +125,11 @@ export class RiskEngine {
     for (const userId of heardWhileLoading) this.requestReload(userId);
     this.timers.push(
       setInterval(() => this.pushRound(), PUSH_INTERVAL_MS),
-      setInterval(() => void this.refreshBalances().catch((error: unknown) => this.fail(error)), BALANCE_REFRESH_MS),
+      setInterval(() => {
+        this.refreshing ??= this.refreshBalances()
+          .catch((error: unknown) => this.fail(error))
+          .finally(() => (this.refreshing = null));
+      }, BALANCE_REFRESH_MS),
     );
     for (const timer of this.timers) timer.unref();
   }
@@ -138,7 +144,7 @@ export class RiskEngine {
   /** Resolves when no action or reload is in flight (tests wait on this instead of sleeping). */
   async settled() {
     for (;;) {
-      const pending = [...this.inFlight, ...(this.reloading ? [this.reloading] : [])];
+      const pending = [...this.inFlight, ...[this.reloading, this.refreshing].filter((work) => work !== null)];
       if (pending.length === 0) return;
       await Promise.allSettled(pending);
     }
