@@ -93,8 +93,6 @@ export class RiskEngine {
   private timers: NodeJS.Timeout[] = [];
   /** `loading` from the start until the last page of the book is in (ticks already act on what is). */
   state: 'idle' | 'loading' | 'running' | 'stopped' = 'idle';
-  /** Accounts and orders loaded so far (health and start-up logs read these). */
-  readonly loaded = { accounts: 0, orders: 0 };
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -180,8 +178,7 @@ export class RiskEngine {
     const owners = await this.deps.trading.openOrderOwners();
     for (let start = 0; start < owners.length; start += LOAD_PAGE_ACCOUNTS) {
       const page = owners.slice(start, start + LOAD_PAGE_ACCOUNTS);
-      this.loaded.orders += await this.reloadNow(page);
-      this.loaded.accounts += page.length;
+      await this.reloadNow(page);
     }
   }
 
@@ -229,10 +226,9 @@ export class RiskEngine {
    * first, so the orders read after are at least as new as the version recorded; an account that a
    * notice has meanwhile taken past that version keeps what the notice gave it.
    */
-  private async reloadNow(userIds: number[]): Promise<number> {
+  private async reloadNow(userIds: number[]) {
     const balances = await this.deps.wallet.balances(userIds);
-    const rows = await this.deps.trading.openOrders(userIds);
-    const byUser = this.groupByUser(rows);
+    const byUser = this.groupByUser(await this.deps.trading.openOrders(userIds));
     for (const userId of userIds) {
       const wallet = balances.get(userId);
       const known = this.versions.get(userId);
@@ -241,7 +237,6 @@ export class RiskEngine {
       if (wallet) this.versions.set(userId, wallet.version);
       this.changedSincePush.add(userId);
     }
-    return rows.length;
   }
 
   /**
