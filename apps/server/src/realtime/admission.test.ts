@@ -27,8 +27,9 @@ describe('socket admission under a reconnect storm', () => {
   const opened: WebSocket[] = [];
 
   beforeEach(async () => {
-    // Admission runs on monotonic time: the test moves that.
-    const start = performance.now();
+    // Admission runs on monotonic time: the test moves that. This start is one whose half-second slots
+    // add up to a hair over two seconds in floating point (CI once saw Retry-After 3 instead of 2).
+    const start = 30_791.594859710614;
     elapsed = 0;
     vi.spyOn(performance, 'now').mockImplementation(() => start + elapsed);
     app = Fastify();

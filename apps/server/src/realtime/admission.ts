@@ -89,7 +89,8 @@ export class Admission {
       return 0;
     }
     this.lastSlot = Math.min(now + MAX_RETRY_AFTER_MS, Math.max(this.lastSlot, now) + 1000 / upgradesPerSecond);
-    return Math.max(1, Math.ceil((this.lastSlot - now) / 1000));
+    // Whole milliseconds: the slots are sums of fractions, and 2000.0000000002 ms must not become 3 s.
+    return Math.max(1, Math.ceil(Math.round(this.lastSlot - now) / 1000));
   }
 
   /** From shutdown on, every upgrade is refused. */
