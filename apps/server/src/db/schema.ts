@@ -780,3 +780,16 @@ export const adjustments = pgTable(
   },
   (t) => [index('adjustments_status_idx').on(t.status, t.id), index('adjustments_user_idx').on(t.userId, t.id)],
 );
+
+/**
+ * The engine leader's epoch: one row, raised by each process that takes the engine's lead (after it got
+ * the advisory lock). Every engine transaction that moves money reads it FOR SHARE and goes on only
+ * while it still holds the epoch its process raised it to (leadership/postgres.ts explains the fencing).
+ */
+export const engineLeadership = pgTable('engine_leadership', {
+  id: smallint('id').primaryKey(),
+  epoch: bigint('epoch', { mode: 'number' }).notNull(),
+  /** Which process leads: host, pid and start (for operators and /readyz). */
+  holder: text('holder'),
+  since: at('since'),
+});
