@@ -584,6 +584,39 @@ export const announcementReads = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.announcementId] })],
 );
 
+/**
+ * Notices to one user about their own account: an order the risk engine closed, filled or retired,
+ * and margin calls. `once` makes the same event stored twice (every process hears the bus) one row.
+ */
+export const accountNotices = pgTable(
+  'account_notices',
+  {
+    id: id(),
+    userId: userRef(),
+    /** 'order' or 'margin_call'. */
+    kind: varchar('kind', { length: 16 }).notNull(),
+    /** For an order notice `<order id>:<reason>`; null for a margin call (margin_calls keeps those once). */
+    once: varchar('once', { length: 64 }),
+    /** The figures as stored with the order or measured by the engine (AccountNoticeView's fields). */
+    params: jsonb('params').$type<Record<string, string | number | null>>().notNull(),
+    readAt: at('read_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('account_notices_once').on(t.userId, t.once),
+    index('account_notices_user_created_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * Accounts in margin call: a crossing of the level notifies once, and leaving it (above the level, or
+ * no positions left) lets the next crossing notify again.
+ */
+export const marginCalls = pgTable('margin_calls', {
+  userId: userRef().primaryKey(),
+  since: at('since').notNull(),
+});
+
 /** What visitors and users tell us (/feedback), kept for operators. */
 export const feedback = pgTable(
   'feedback',
