@@ -24,6 +24,7 @@ import reviews from '../modules/reviews/operator-messages.json' with { type: 'js
 import adjustmentMails from '../modules/reviews/messages.json' with { type: 'json' };
 import backofficeUsers from '../modules/backoffice-users/messages.json' with { type: 'json' };
 import backofficeUsersOperator from '../modules/backoffice-users/operator-messages.json' with { type: 'json' };
+import copy from '../modules/copy/messages.json' with { type: 'json' };
 
 /**
  * A text where a number meets a noun ("1 minute", "5 minutes"; Russian and Arabic have more forms): one
@@ -51,6 +52,7 @@ export const catalogues: Record<string, Catalogue> = {
   notices,
   backofficeUsers,
   adjustmentMails,
+  copy,
 };
 
 /**
