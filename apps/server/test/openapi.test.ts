@@ -125,6 +125,8 @@ describe('the OpenAPI documents', () => {
     expect(await page.text()).toContain('swagger-ui-bundle.js');
     const bundle = await fetch(`${server.baseUrl}${REFERENCE_PAGE}/static/swagger-ui-bundle.js`);
     expect(bundle.status).toBe(200);
+    // Read to the end: an unread answer keeps its connection busy, and closing the server waits for it.
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(0);
     const initializer = await (await fetch(`${server.baseUrl}${REFERENCE_PAGE}/static/swagger-initializer.js`)).text();
     expect(initializer).toContain(USER_DOCUMENT);
     expect(initializer).toContain(OPERATOR_DOCUMENT);
