@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dec } from '../money.js';
 import { lotError, OrderSide } from '../trading.js';
 import {
+  copyAllowed,
   copyLots,
   copyPlan,
   copyStopLossLevel,
@@ -171,6 +172,13 @@ describe('follow and provider checks', () => {
     expect(followAmountError({ amount: '50', minAmount: '50', freeMargin: '1000' })).toBeNull();
     expect(followAmountError({ amount: '1000', minAmount: '50', freeMargin: '1000' })).toBeNull();
     expect(followAmountError({ amount: '1000.01', minAmount: '50', freeMargin: '1000' })).toBe('copy_amount_above_free_margin');
+  });
+
+  it('lets demo followers copy anyone and real followers only real providers', () => {
+    expect(copyAllowed({ followerDemo: true, providerDemo: true })).toBe(true);
+    expect(copyAllowed({ followerDemo: true, providerDemo: false })).toBe(true);
+    expect(copyAllowed({ followerDemo: false, providerDemo: false })).toBe(true);
+    expect(copyAllowed({ followerDemo: false, providerDemo: true })).toBe(false);
   });
 
   it('caps the fee at the maximum', () => {

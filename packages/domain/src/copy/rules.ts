@@ -193,6 +193,13 @@ export const providerFeeError = (feePct: DecimalInput, maxPct: DecimalInput): 'c
   dec(feePct).gt(maxPct) ? 'copy_fee_above_max' : null;
 
 /**
+ * Who may copy whom: demo money may follow any provider (real signals included), real money only a real
+ * provider, whose results were earned with real money too.
+ */
+export const copyAllowed = (input: { followerDemo: boolean; providerDemo: boolean }): boolean =>
+  input.followerDemo || !input.providerDemo;
+
+/**
  * A provider is listed once `minDays` have passed since their first closed position and they have
  * `minTrades` closed positions.
  */

@@ -48,9 +48,10 @@ describe('becoming a provider', () => {
     expect(providerNicknameKey('ＡＬＩＣＥ')).toBe(providerNicknameKey('alice'));
   });
 
-  it('edits what is sent, and refuses an edit that sends nothing', () => {
+  it('edits what is sent, clears a bio sent empty, and refuses an edit that sends nothing', () => {
     expect(ZCopyProviderUpdate.parse({ fee_pct: '0' })).toEqual({ fee_pct: 0 });
-    expect(firstMessage(ZCopyProviderUpdate.safeParse({ nickname: '', bio: '' }))).toBe('copy_nothing_to_change');
+    expect(ZCopyProviderUpdate.parse({ nickname: '', bio: '', fee_pct: '' })).toEqual({ bio: '' });
+    expect(firstMessage(ZCopyProviderUpdate.safeParse({ nickname: '', fee_pct: '' }))).toBe('copy_nothing_to_change');
   });
 });
 

@@ -61,9 +61,12 @@ export const ZCopyProviderRequest = z.object({
 });
 export type TCopyProviderRequest = z.infer<typeof ZCopyProviderRequest>;
 
-/** A provider's edit of their profile: what is left out keeps its value; something must be sent. */
+/**
+ * A provider's edit of their profile: what is left out keeps its value; something must be sent. A bio
+ * sent empty clears it (a nickname or fee sent empty is left out, as forms send every field).
+ */
 export const ZCopyProviderUpdate = z
-  .object({ nickname: optionalInput(nickname), bio: optionalInput(bio), fee_pct: optionalInput(feePct) })
+  .object({ nickname: optionalInput(nickname), bio: bio.optional(), fee_pct: optionalInput(feePct) })
   .refine((body) => body.nickname !== undefined || body.bio !== undefined || body.fee_pct !== undefined, {
     error: 'copy_nothing_to_change',
   });
