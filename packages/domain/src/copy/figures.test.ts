@@ -216,6 +216,20 @@ describe('providerFigures', () => {
     expect(figures.riskScore).not.toBeNull();
   });
 
+  it('scores the risk of the last 12 months and measures the drawdown over the whole history', () => {
+    // 1 January 2025 → 5 February 2026: 400 daily periods; only the first moves, 1000 → 900 (−10 %).
+    const snapshots = daily('2025-01-01', ['1000', ...Array<string>(400).fill('900')]);
+    expect(snapshots.at(-1)?.day).toBe('2026-02-05');
+    const figures = providerFigures({ snapshots, flows: [], closedPositions: [], now: at('2026-02-05T12:00:00Z') });
+    // The 12 months from 5 February 2025 hold only returns of 0: σ = 0, score 1.
+    expect(figures.volatilityPct?.toFixed()).toBe('0');
+    expect(figures.riskScore).toBe(1);
+    // Over the whole history the index fell from 100 to 90: (100 − 90) ÷ 100 = 10 %.
+    expect(figures.maxDrawdownPct.toFixed()).toBe('10');
+    expect(figures.returns.all?.pct.toFixed()).toBe('-10');
+    expect(figures.returns['12m']?.pct.toFixed()).toBe('0');
+  });
+
   it('has nothing to show before two snapshots', () => {
     const figures = providerFigures({
       snapshots: [{ day: '2026-06-01', equity: dec(500) }],

@@ -159,7 +159,7 @@ export function windowReturn(returns: readonly PeriodReturn[], months: number | 
   const last = returns.at(-1);
   if (!last) return null;
   const start = months === null ? returns[0]!.from : monthsBefore(last.to, months);
-  const inWindow = returns.filter((period) => period.from >= start);
+  const inWindow = returnsSince(returns, start);
   if (inWindow.length === 0) return null;
   return {
     pct: compoundRate(inWindow).times(100),
@@ -168,6 +168,12 @@ export function windowReturn(returns: readonly PeriodReturn[], months: number | 
     complete: returns[0]!.from <= start,
   };
 }
+
+/** The periods starting on or after `day`. */
+const returnsSince = (returns: readonly PeriodReturn[], day: string) => returns.filter((period) => period.from >= day);
+
+/** The months of history the risk score reads: how a provider trades now, not years ago. */
+export const RISK_WINDOW_MONTHS = 12;
 
 /**
  * The annualised volatility in percent: the sample standard deviation of the daily returns (n − 1 in the
@@ -258,6 +264,7 @@ export interface ProviderFiguresInput {
 export interface ProviderFigures {
   returns: Record<ReturnWindow, WindowReturn | null>;
   maxDrawdownPct: Dec;
+  /** Over the last `RISK_WINDOW_MONTHS` months, as the risk score. */
   volatilityPct: Dec | null;
   riskScore: number | null;
   winRatePct: Dec | null;
@@ -272,7 +279,8 @@ export interface ProviderFigures {
 export function providerFigures(input: ProviderFiguresInput): ProviderFigures {
   const returns = periodReturns(input.snapshots, input.flows);
   const index = returnIndex(returns);
-  const volatility = volatilityPct(returns);
+  const last = returns.at(-1);
+  const volatility = volatilityPct(last ? returnsSince(returns, monthsBefore(last.to, RISK_WINDOW_MONTHS)) : []);
   const first = input.snapshots[0];
   const since = input.closedPositions.reduce(
     (earliest, position) => Math.min(earliest, +position.openedAt),
