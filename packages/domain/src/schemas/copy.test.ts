@@ -32,6 +32,7 @@ describe('becoming a provider', () => {
     [{ nickname: 'A' }, 'copy_nickname_invalid'],
     [{ nickname: 'x'.repeat(25) }, 'copy_nickname_invalid'],
     [{ nickname: 'bad<script>' }, 'copy_nickname_invalid'],
+    [{ nickname: '-- __' }, 'copy_nickname_invalid'],
     [{ nickname: 'zero\u200Bwidth' }, 'copy_nickname_invalid'],
     [{ nickname: 42 }, 'copy_nickname_invalid'],
     [{ nickname: 'Good', bio: 'x'.repeat(281) }, 'field_too_long'],

@@ -16,8 +16,11 @@ import {
   positiveIntId,
 } from './common.js';
 
-/** Letters (with their combining marks, which Thai, Hindi and Burmese need), digits, spaces, `_`, `-`, `.`. */
-const NICKNAME = /^[\p{L}\p{M}\p{N}_.\- ]+$/u;
+/**
+ * Letters (with their combining marks, which Thai, Hindi and Burmese need), digits, spaces, `_`, `-`,
+ * `.`, and at least one letter or digit: a name of signs alone ("--") names nobody.
+ */
+const NICKNAME = /^(?=.*[\p{L}\p{N}])[\p{L}\p{M}\p{N}_.\- ]+$/u;
 const codePoints = (value: string) => [...value].length;
 
 /** A provider's public name: trimmed and in one Unicode form, so look-alike spellings compare equal. */
