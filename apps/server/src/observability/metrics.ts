@@ -76,9 +76,22 @@ export const busLagSeconds = new Histogram({
   registers,
 });
 
+export const busPublishesDroppedTotal = new Counter({
+  name: 'pipwise_bus_publishes_dropped_total',
+  help: 'Events this process could not hand to Redis (it was down or the publish failed); delivered in this process only',
+  labelNames: ['topic'] as const,
+  registers,
+});
+
+export const busDisconnectsTotal = new Counter({
+  name: 'pipwise_bus_disconnects_total',
+  help: 'Times this process lost its Redis bus (either connection)',
+  registers,
+});
+
 export const engineLeaderChangesTotal = new Counter({
   name: 'pipwise_engine_leader_changes_total',
-  help: 'Times the engine leader changed as seen by this process; stays 0 until engines elect a leader',
+  help: 'Engine take-overs this process has seen (the leader epoch moved on while it watched; its own take-overs included)',
   registers,
 });
 
@@ -88,8 +101,10 @@ export interface MetricSources {
   pool?: () => { total: number; idle: number; waiting: number };
   /** Open sockets on this process, and those logged in. */
   sockets?: () => { connections: number; loggedIn: number };
-  /** Whether this process runs the engine as its leader. */
+  /** Whether this process leads the engine (runs the feed and the risk engine). */
   leads?: () => boolean;
+  /** Whether the event bus reaches the other processes (always, in memory). */
+  bus?: () => boolean;
 }
 
 const bound: MetricSources[] = [];
@@ -139,5 +154,15 @@ export const engineLeader = new Gauge({
   registers,
   collect() {
     this.set(source('leads')?.() ? 1 : 0);
+  },
+});
+
+export const busConnected = new Gauge({
+  name: 'pipwise_bus_connected',
+  help: 'Whether this process is connected to its event bus and subscribed (1) or not (0); always 1 without Redis',
+  registers,
+  collect() {
+    const connected = source('bus');
+    if (connected) this.set(connected() ? 1 : 0);
   },
 });

@@ -10,8 +10,8 @@ import type { LoginGuard } from './login-guard.js';
 
 /**
  * Who may open a socket: only on the socket path, from this server's own pages or a configured origin,
- * while there is room overall and for the address, and not from an address the login guard has blocked;
- * and no faster than a steady rate (`upgradesPerSecond`), so a reconnect storm (every phone at once after
+ * while the event bus is connected and there is room overall and for the address, and not from an
+ * address the login guard has blocked; and no faster than a steady rate (`upgradesPerSecond`), so a reconnect storm (every phone at once after
  * a network blip, or a gateway's sockets after it restarts) cannot take the event loop from the API. A
  * refused upgrade costs a 503 written to the socket; its Retry-After gives each refused client its own
  * later second, so the storm comes back spread out (the web client adds jitter).
@@ -23,6 +23,8 @@ export class Admission {
   /** Open sockets per client address. */
   private readonly perAddress = new Map<string, number>();
   private closing = false;
+  /** While the event bus is down (the hub closes its sockets then). */
+  busDown = false;
   /** Upgrades allowed now (a token bucket refilled at `upgradesPerSecond`, at most `upgradeBurst`). */
   private upgradeAllowance: number;
   private allowanceAt: number;
@@ -65,6 +67,7 @@ export class Admission {
     // Another site's page must not ride on the visitor's connection (cross-site WebSocket hijacking).
     if (!this.originAllowed(request)) return refuse('403 Forbidden');
     if (this.closing || openConnections >= this.options.maxConnections) return refuse('503 Service Unavailable');
+    if (this.busDown) return refuse('503 Service Unavailable', `Retry-After: ${BUS_DOWN_RETRY_AFTER_S}\r\n`);
     const address = clientAddress(request, this.trust);
     const blockedFor = this.loginGuard.blockedFor(address);
     if (blockedFor > 0) return refuse('429 Too Many Requests', `Retry-After: ${blockedFor}\r\n`);
@@ -131,6 +134,7 @@ export class Admission {
 }
 
 const MAX_RETRY_AFTER_MS = 60_000;
+const BUS_DOWN_RETRY_AFTER_S = 5;
 
 function lastValue(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header.at(-1) : header;

@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Module } from '../context.js';
 import type { TokenResolver } from '../http/auth.js';
+import { SharedLimits } from '../security/shared-limits.js';
 import { Admission } from './admission.js';
 import type { EventBus } from './bus.js';
 import { Connection, monotonicNow } from './connection.js';
@@ -98,6 +99,8 @@ export interface HubDeps {
   /** The accounts service's logout: revokes the token for HTTP and every socket. */
   revokeToken: (token: string) => Promise<void>;
   config: Pick<Config, 'trustProxy' | 'allowedOrigins' | 'socketsPerAddress'>;
+  /** Where the socket-login failure budget is counted; this process's memory when absent. */
+  limits?: SharedLimits;
 }
 
 /**
@@ -121,7 +124,7 @@ export class Hub {
     options: Partial<HubOptions> = {},
   ) {
     this.options = { ...DEFAULT_HUB_OPTIONS, maxConnectionsPerAddress: deps.config.socketsPerAddress, ...options };
-    const loginGuard = new LoginGuard(deps.clock, this.options.loginGuard);
+    const loginGuard = new LoginGuard(deps.clock, deps.limits ?? new SharedLimits(undefined), this.options.loginGuard);
     this.admission = new Admission(deps.config, this.options, loginGuard);
     this.subscriptions = new Subscriptions(deps.bus);
     this.delivery = new Delivery(this.subscriptions, this.options);
@@ -131,7 +134,22 @@ export class Hub {
       deps.bus.subscribe('realtime.topic', ({ topic, data }) => this.broadcast(topic, data)),
       deps.bus.subscribe('realtime.user', ({ userId, topic, data }) => this.sendToUser(userId, topic, data)),
       deps.bus.subscribe('session.revoked', ({ sessionIds }) => this.subscriptions.dropSessions(this.connections, sessionIds)),
+      deps.bus.onConnectionChange((connected) => this.busChanged(connected)),
     );
+    this.admission.busDown = !deps.bus.connected;
+  }
+
+  /**
+   * Without the bus this gateway hears nothing from the others (quotes, fills, closes), so its sockets
+   * would look live while showing stale figures. They are closed (1013, try again later) and new ones
+   * refused until the bus is back: clients show that they are reconnecting, and when they get in again
+   * they re-read what they show, so nothing that happened meanwhile is missed.
+   */
+  private busChanged(connected: boolean) {
+    this.admission.busDown = !connected;
+    if (connected) return;
+    this.deps.log.warn({ sockets: this.connections.size }, 'event bus lost: closing sockets until it is back');
+    void this.closeEvery(1013, 'event bus down');
   }
 
   /** Takes over upgrades of the socket path on the Fastify server; closes every socket on shutdown. */
@@ -189,8 +207,11 @@ export class Hub {
   /** Sends a going-away close to every socket and terminates those that have not closed within a second. */
   async closeAll() {
     this.admission.stopAdmitting();
-    const open = [...this.connections];
-    for (const conn of open) conn.ws.close(1001, 'server shutting down');
+    await this.closeEvery(1001, 'server shutting down');
+  }
+
+  private async closeEvery(code: number, reason: string) {
+    for (const conn of [...this.connections]) conn.ws.close(code, reason);
     for (let waited = 0; this.connections.size > 0 && waited < 1_000; waited += 20) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -116,15 +116,20 @@ export class ClientMessages {
     if (this.loginGuard.blockedFor(conn.address) > 0) return this.refuse(conn, 'too many failed logins');
     const raw = token.replace(/^Bearer\s+/i, '').trim();
     if (this.loginGuard.isRejected(raw)) return this.failedLogin(conn);
-    return this.deps.resolveToken(raw).then((principal) => {
-      if (!principal) {
-        this.loginGuard.rememberRejected(raw);
-        this.loginGuard.recordFailure(conn.address);
-        return this.failedLogin(conn);
-      }
-      if (conn.ws.readyState !== WebSocket.OPEN) return;
-      this.subscriptions.logIn(conn, principal, raw);
-    });
+    return this.lookUp(conn, raw);
+  }
+
+  private async lookUp(conn: Connection, raw: string) {
+    // Failures other gateways counted for this address (when the budget is shared) stop it here too.
+    if ((await this.loginGuard.check(conn.address)) > 0) return this.refuse(conn, 'too many failed logins');
+    const principal = await this.deps.resolveToken(raw);
+    if (!principal) {
+      this.loginGuard.rememberRejected(raw);
+      await this.loginGuard.recordFailure(conn.address);
+      return this.failedLogin(conn);
+    }
+    if (conn.ws.readyState !== WebSocket.OPEN) return;
+    this.subscriptions.logIn(conn, principal, raw);
   }
 
   /**

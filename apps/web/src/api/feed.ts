@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { liveSocket } from './live';
-import { marketKeys } from './queries/market';
 
 /**
  * Whether the prices on screen are live. `connecting` is the first attempt after the app opens (nothing
@@ -35,8 +34,10 @@ function subscribe(listener: () => void) {
 export const useFeedState = () => useSyncExternalStore(subscribe, feedState);
 
 /**
- * Reconnects as soon as the browser is back online (not after the socket's backoff), and refetches the
- * quotes when the feed is live again, so the stale ones are replaced before the next tick.
+ * Reconnects as soon as the browser is back online (not after the socket's backoff), and when the feed
+ * is live again after being lost re-reads everything cached: pushes sent while the socket was down (a
+ * fill, a close, a deposit credited; a server closes its sockets while its event bus is down) never
+ * arrive, so the screens shown are refetched at once and the rest when next shown.
  */
 export function connectFeed(client: QueryClient) {
   let previous = feedState();
@@ -44,7 +45,7 @@ export function connectFeed(client: QueryClient) {
   const refresh = () => {
     const now = feedState();
     if (now === 'live' && previous !== 'live' && previous !== 'connecting') {
-      void client.invalidateQueries({ queryKey: marketKeys.tradeLists() });
+      void client.invalidateQueries();
     }
     previous = now;
   };
