@@ -2,6 +2,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import type { Leadership } from './leadership/leadership.js';
+import type { MarketDataSource } from './modules/market/feed.js';
 import type { EventBus } from './realtime/bus.js';
 
 /** What every module is built from. */
@@ -11,8 +13,10 @@ export interface CoreDeps {
   bus: EventBus;
   clock: Clock;
   log: FastifyBaseLogger;
-  /** Where prices come from: the simulated feed with history back-fill (default) or the manual source tests drive. */
-  marketFeed?: { source: 'simulated' | 'manual'; backfill?: boolean };
+  /** Where prices come from: the simulated feed with history back-fill (default), the manual source tests drive, or a source of a test's own. */
+  marketFeed?: { source: 'simulated' | 'manual' | MarketDataSource; backfill?: boolean };
+  /** Which engine process leads (PostgreSQL: `PostgresLeadership`); absent, this process leads alone. */
+  leadership?: Leadership;
 }
 
 /**

@@ -2,7 +2,9 @@ import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadProcessConfig, type Config } from './config.js';
 import { DataDirInUseError, openDatabase } from './db/client.js';
+import { entryOptions } from './entry-options.js';
 import { seedReferenceData } from './db/seed.js';
+import { PostgresLeadership } from './leadership/postgres.js';
 import { createLogger } from './log.js';
 import { createContext } from './modules.js';
 import { enrolFirstOperator } from './modules/operators/module.js';
@@ -39,11 +41,16 @@ await seedReferenceData(database.db);
 
 const onBusError = (error: unknown, topic: string) => log.error({ err: error, topic }, 'event handler failed');
 const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, onBusError) : new InMemoryEventBus(onBusError);
-const ctx = await createContext({ config, database, bus, clock: systemClock, log });
+// On PostgreSQL the engine processes elect one leader (a gateway only watches); PGlite has one process.
+const leadership = config.databaseUrl
+  ? new PostgresLeadership({ databaseUrl: config.databaseUrl, db: database.db, log, campaign: config.role !== 'gateway' })
+  : undefined;
+const ctx = await createContext({ config, database, bus, clock: systemClock, log, leadership, ...entryOptions });
 const app = await buildApp(ctx);
 
 for (const module of ctx.modules) await module.seed?.();
 for (const module of ctx.modules) await module.start?.();
+await ctx.leadership.start();
 await enrolFirstOperator(ctx.operators, (line) => console.log(line), `http://localhost:${config.port}`);
 await app.listen({ port: config.port, host: config.host });
 log.info(
@@ -62,6 +69,8 @@ async function shutdown(signal: string) {
   }, config.shutdownGraceMs);
   force.unref();
   await app.close();
+  // Hands the engine over at once: the feed and the engine stop, the lock goes, a standby takes it.
+  await ctx.leadership.stop();
   for (const module of [...ctx.modules].reverse()) await module.stop?.();
   await bus.close();
   await database.close();

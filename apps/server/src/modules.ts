@@ -9,6 +9,7 @@ import type { OperatorsService } from './modules/operators/service.js';
 import type { SettingsService } from './modules/settings/service.js';
 import type { UploadsService } from './modules/uploads/service.js';
 import { createAdminSocketModule } from './backup/admin-socket.js';
+import { SoleLeadership, type Leadership } from './leadership/leadership.js';
 import { createAuditModule } from './modules/audit/module.js';
 import { createBackofficeUsersModule } from './modules/backoffice-users/module.js';
 import { RestrictionsService } from './modules/backoffice-users/restrictions.js';
@@ -59,6 +60,8 @@ export interface AppContext extends CoreDeps {
 }
 
 /** Test seams: replaceable edges of modules (e.g. a captcha generator whose answers a test can read). */
+  /** Which engine process leads; main.ts starts and stops it around the modules. */
+  leadership: Leadership;
 export interface ContextOverrides {
   accounts?: Partial<Omit<AccountsOptions, 'wallet' | 'settings'>>;
 }
@@ -79,9 +82,17 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   });
   const settings = createSettingsModule(deps, { audit: audit.service, approvals: operators.approvals });
   const accounts = createAccountsModule(deps, { wallet, settings: settings.service, ...overrides.accounts });
-  const market = createMarketModule(deps, { audit: audit.service });
+  // Without one handed in (one process, tests), this process leads from the start.
+  const leadership = deps.leadership ?? new SoleLeadership();
+  const market = createMarketModule(deps, { audit: audit.service, leadership });
   const restrictions = new RestrictionsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock });
-  const trading = createTradingModule(deps, { wallet, market: market.service, settings: settings.service, restrictions });
+  const trading = createTradingModule(deps, {
+    wallet,
+    market: market.service,
+    settings: settings.service,
+    restrictions,
+    leadership,
+  });
   const content = createContentModule(deps, { audit: audit.service });
   const notices = createNoticesModule(deps, { audit: audit.service });
   const companies = createCompaniesModule(deps, { audit: audit.service });
@@ -134,7 +145,11 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     revokeToken: accounts.service.revokeToken,
   });
   // Last: it starts once everything else runs (then this process's engine is up) and stops first.
-  const observability = createObservabilityModule(deps, { market: market.service, sockets: () => realtime.hub.stats() });
+  const observability = createObservabilityModule(deps, {
+    market: market.service,
+    sockets: () => realtime.hub.stats(),
+    leadership: deps.leadership,
+  });
   return {
     ...deps,
     resolveToken: accounts.service.resolveToken,
@@ -174,3 +189,4 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     operators: operators.service,
   };
 }
+    leadership,

@@ -14,15 +14,15 @@ declare module '../realtime/bus.js' {
 
 /** The engine that runs the risk checks, as far as this process knows. */
 export interface EngineLeader {
-  /** Who leads: `self`, or how this process knows another one runs (`bus`: its quotes arrive). */
+  /** Who leads: the leader's `host:pid`, `self`, or how this process knows another one runs (`bus`: its quotes arrive). */
   id: string;
   self: boolean;
 }
 
 /**
- * Answers who runs the engine. Engines do not elect a leader yet: a process of ROLE all or engine runs
- * its own (`runningHere`), a gateway infers one from the quotes the engine publishes (`quotesFromBus`).
- * A leadership module will implement this from its lease, and count `engineLeaderChangesTotal`.
+ * Answers who runs the engine: on PostgreSQL the elected leader (leadership/postgres.ts, on every
+ * process). Without an election (one process, tests) a process of ROLE all or engine runs its own
+ * (`runningHere`), a gateway infers one from the quotes the engine publishes (`quotesFromBus`).
  */
 export interface LeaderSource {
   leader(): EngineLeader | undefined;

@@ -5,7 +5,7 @@ import { ResponseCode } from '@pipwise/domain';
 import type { CoreDeps, Module } from '../context.js';
 import { envelope } from '../http/transport.js';
 import type { MarketService } from '../modules/market/api.js';
-import { FeedAge, quotesFromBus, Readiness, runningHere } from './health.js';
+import { FeedAge, quotesFromBus, Readiness, runningHere, type LeaderSource } from './health.js';
 import { bindMetricSources, busLagSeconds, metricsRegistry } from './metrics.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -23,12 +23,17 @@ function bearerMatches(headers: IncomingHttpHeaders, token: string): boolean {
  */
 export function createObservabilityModule(
   deps: CoreDeps,
-  services: { market: MarketService; sockets: () => { connections: number; loggedIn: number } },
+  services: {
+    market: MarketService;
+    sockets: () => { connections: number; loggedIn: number };
+    /** The elected leadership (several processes on PostgreSQL); without it this process leads alone. */
+    leadership: LeaderSource | undefined;
+  },
 ) {
   const { config } = deps;
   let started = false;
   const feed = new FeedAge(services.market, deps.clock, config.readyFeedMaxAgeMs);
-  const leader = config.role === 'gateway' ? quotesFromBus(feed) : runningHere(() => started);
+  const leader = services.leadership ?? (config.role === 'gateway' ? quotesFromBus(feed) : runningHere(() => started));
   let readiness: Readiness | undefined;
   let metricsServer: Server | undefined;
   const stops: (() => void)[] = [];

@@ -1,4 +1,5 @@
 import type { CoreDeps, Module } from '../../context.js';
+import type { Leadership } from '../../leadership/leadership.js';
 import type { AuditService } from '../audit/service.js';
 import { MarketAdmin, registerMarketAdminRoutes } from './admin.js';
 import type { MarketService } from './api.js';
@@ -11,18 +12,24 @@ export const DAY_MARKET_INTERVAL_MS = 1_000;
 
 /**
  * The market context. The price source is chosen by `deps.marketFeed` (default: the seeded simulated
- * feed with history back-fill; tests choose the manual source). A gateway process (ROLE=gateway)
- * runs no source and follows the engine's quotes over the bus.
+ * feed with history back-fill; tests choose the manual source, or hand a source of their own). A gateway
+ * process (ROLE=gateway) runs no source and follows the engine's quotes over the bus; so does an engine
+ * process while another one leads.
  */
-export function createMarketModule(deps: CoreDeps, services: { audit: AuditService }) {
+export function createMarketModule(deps: CoreDeps, services: { audit: AuditService; leadership: Leadership }) {
   const choice = deps.marketFeed ?? { source: 'simulated' };
   const source: MarketDataSource =
-    choice.source === 'manual' ? new ManualFeed(deps.clock) : new SimulatedFeed(deps.config.feedSeed, deps.clock);
+    typeof choice.source === 'object'
+      ? choice.source
+      : choice.source === 'manual'
+        ? new ManualFeed(deps.clock)
+        : new SimulatedFeed(deps.config.feedSeed, deps.clock);
   const engine = new MarketEngine(deps, {
     source,
     backfill: choice.backfill ?? choice.source === 'simulated',
-    dayMarketIntervalMs: choice.source === 'manual' ? 0 : DAY_MARKET_INTERVAL_MS,
+    dayMarketIntervalMs: choice.source === 'simulated' ? DAY_MARKET_INTERVAL_MS : 0,
     runsFeed: deps.config.role !== 'gateway',
+    leadership: services.leadership,
   });
   const admin = new MarketAdmin({ db: deps.database.db, bus: deps.bus, audit: services.audit, engine });
   const module: Module = {

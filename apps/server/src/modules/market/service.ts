@@ -1,5 +1,6 @@
 import type { CategoryView, Dec, KlinePeriod, KlinePointView, Language, SparklineView, TradePairView } from '@pipwise/domain';
 import type { CoreDeps } from '../../context.js';
+import type { Leadership } from '../../leadership/leadership.js';
 import type { InstrumentInfo, MarketService, Quote } from './api.js';
 import { BarWriter } from './bar-writer.js';
 import { ChartReads } from './chart-reads.js';
@@ -17,8 +18,10 @@ export interface MarketEngineOptions {
   backfill: boolean;
   /** At most one DAY_MARKET per instrument in this many ms of market time (0: every tick). */
   dayMarketIntervalMs: number;
-  /** Whether this process runs the source (ROLE all or engine) or follows quotes from the bus (gateway). */
+  /** Whether this process may run the source (ROLE all or engine) or only follows quotes from the bus (gateway). */
   runsFeed: boolean;
+  /** The source runs only while this process leads the engine; until then it follows the leader's quotes. */
+  leadership: Leadership;
 }
 
 const FLUSH_INTERVAL_MS = 2_000;
@@ -45,7 +48,10 @@ export class MarketEngine implements MarketService {
   private readonly charts: ChartReads;
   private readonly pipeline: TickPipeline;
   private timers: NodeJS.Timeout[] = [];
+  /** The timers of the feed, running while this process leads. */
+  private feedTimers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void)[] = [];
+  private following: (() => void) | undefined;
   lastBackfill: (BackfillReport & { ms: number }) | undefined;
 
   constructor(
@@ -68,50 +74,81 @@ export class MarketEngine implements MarketService {
 
   async start() {
     if (this.table.size === 0) await this.table.load();
-    const { db } = this.deps.database;
     const now = this.deps.clock.now().getTime();
-    if (this.options.runsFeed && this.options.backfill) {
-      const started = performance.now();
-      const report = await backfillHistory(
-        db,
-        this.options.source,
-        [...this.table.values()].map((entry): HistoryInstrument => ({ ...entry.feed, id: entry.info.id })),
-        await readLatestBars(db),
-        now,
-        this.table.precisionOf,
-        this.deps.database.kind === 'postgres' ? 3 : 1,
-      );
-      this.lastBackfill = { ...report, ms: Math.round(performance.now() - started) };
-      if (report.rowsWritten > 0) this.deps.log.info(this.lastBackfill, 'market history back-filled');
-    }
+    // A process that leads from the start (one process) back-fills before it reads its quotes, as the
+    // 24-hour figures come from the history; a standby back-fills when it takes over.
+    if (this.options.runsFeed && this.options.leadership.leading) await this.backfill(now);
     await this.pipeline.restore(now);
-
-    if (this.options.runsFeed) {
-      this.options.source.start(
-        [...this.table.values()].map((entry) => entry.feed),
-        (tick) => this.pipeline.onTick(tick),
-      );
-      this.timers.push(setInterval(() => void this.bars.flush(), FLUSH_INTERVAL_MS));
-      await this.bars.prune();
-      this.timers.push(setInterval(() => void this.bars.prune(), PRUNE_INTERVAL_MS));
-    } else {
-      this.unsubscribe.push(this.deps.bus.subscribe('market.quote', (quote) => this.pipeline.follow(quote)));
-    }
+    this.follow();
     this.unsubscribe.push(
       this.deps.bus.subscribe('market.instrument_changed', ({ id }) => void this.reloadInstrument(id)),
       this.deps.bus.subscribe('market.categories_changed', () => void this.reloadCategories()),
     );
     this.timers.push(setInterval(() => this.pipeline.checkSessions(), SESSION_CHECK_MS));
     this.timers.push(setInterval(() => void this.table.reloadCatalogue(), CATALOGUE_MAX_AGE_MS));
+    if (this.options.runsFeed) {
+      await this.options.leadership.serve({ name: 'market feed', lead: () => this.lead(), resign: () => this.resign() });
+    }
   }
 
   async stop() {
-    for (const timer of this.timers) clearInterval(timer);
+    for (const timer of [...this.timers, ...this.feedTimers]) clearInterval(timer);
     this.timers = [];
+    this.feedTimers = [];
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.unsubscribe = [];
+    this.following?.();
+    this.following = undefined;
     this.options.source.stop();
     await this.bars.flush();
+  }
+
+  /** Until this process leads (always, on a gateway), its quote table follows the leader's quotes. */
+  private follow() {
+    this.following ??= this.deps.bus.subscribe('market.quote', (quote) => this.pipeline.follow(quote));
+  }
+
+  /**
+   * Taking the feed over: the bars continue from the database, each price from the newer of its
+   * stored close and the last quote this process followed (the old leader's last tick reached it
+   * over the bus), so the walk goes on where the old leader stopped.
+   */
+  private async lead() {
+    this.following?.();
+    this.following = undefined;
+    const now = this.deps.clock.now().getTime();
+    if (this.options.backfill && !this.lastBackfill) await this.backfill(now);
+    await this.pipeline.resume();
+    this.options.source.start(
+      [...this.table.values()].map((entry) => entry.feed),
+      (tick) => this.pipeline.onTick(tick),
+    );
+    this.feedTimers.push(setInterval(() => void this.bars.flush(), FLUSH_INTERVAL_MS));
+    await this.bars.prune();
+    this.feedTimers.push(setInterval(() => void this.bars.prune(), PRUNE_INTERVAL_MS));
+  }
+
+  private async resign() {
+    this.options.source.stop();
+    for (const timer of this.feedTimers.splice(0)) clearInterval(timer);
+    await this.bars.flush();
+    this.follow();
+  }
+
+  private async backfill(now: number) {
+    const { db } = this.deps.database;
+    const started = performance.now();
+    const report = await backfillHistory(
+      db,
+      this.options.source,
+      [...this.table.values()].map((entry): HistoryInstrument => ({ ...entry.feed, id: entry.info.id })),
+      await readLatestBars(db),
+      now,
+      this.table.precisionOf,
+      this.deps.database.kind === 'postgres' ? 3 : 1,
+    );
+    this.lastBackfill = { ...report, ms: Math.round(performance.now() - started) };
+    if (report.rowsWritten > 0) this.deps.log.info(this.lastBackfill, 'market history back-filled');
   }
 
   // ── operators' changes ────────────────────────────────────────────────────────────────────────────

@@ -27,13 +27,7 @@ export class TickPipeline {
   /** Continues the stored bars and sets every quote from its last close and the last 24 hours. */
   async restore(now: number) {
     const { db } = this.deps.database;
-    const latest = await readLatestBars(db);
-    for (const bar of latest) {
-      const entry = this.table.get(bar.instrumentId);
-      if (!entry) continue;
-      const { instrumentId: _id, period, ...rest } = bar;
-      entry.bars.current.set(period, rest);
-    }
+    this.continueBars(await readLatestBars(db));
     // Hourly bars of the last three days give the 24-hour figures (and, after a weekend, the last close).
     const since = Math.floor(now / 1000) - 3 * 86400;
     const hourly = await db
@@ -57,6 +51,28 @@ export class TickPipeline {
       const minuteBar = entry.bars.get('1min');
       if (minuteBar) startQuote(entry, minuteBar.close, minuteBar.time * 1000);
       entry.open = isSessionOpen(entry.feed.session, now);
+    }
+  }
+
+  /**
+   * On taking the feed over: the current bars as stored (the old leader wrote them every two seconds),
+   * and each price from the newer of its stored close and the quote this process followed.
+   */
+  async resume() {
+    this.continueBars(await readLatestBars(this.deps.database.db));
+    for (const entry of this.table.values()) {
+      const minuteBar = entry.bars.get('1min');
+      if (minuteBar && minuteBar.time * 1000 > entry.quote.time) startQuote(entry, minuteBar.close, minuteBar.time * 1000);
+      else if (entry.quote.time > 0) entry.feed.lastPrice = Number(entry.quote.bid);
+    }
+  }
+
+  private continueBars(latest: Awaited<ReturnType<typeof readLatestBars>>) {
+    for (const bar of latest) {
+      const entry = this.table.get(bar.instrumentId);
+      if (!entry) continue;
+      const { instrumentId: _id, period, ...rest } = bar;
+      entry.bars.current.set(period, rest);
     }
   }
 

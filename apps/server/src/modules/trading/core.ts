@@ -90,6 +90,8 @@ export interface TradingDeps {
   restrictions: TradingRestrictions;
 }
 
+  /** In each engine transaction, before it moves money: throws unless this process still leads the engine. */
+  fence?: (tx: Executor) => Promise<void>;
 /** What trading needs of the back office's freezes (answered from memory on the hot path). */
 export interface TradingRestrictions {
   refuseFrozenTrading(userId: number): Promise<void>;

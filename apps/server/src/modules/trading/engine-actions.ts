@@ -46,6 +46,8 @@ export class EngineActions {
     // an open transaction waits for it on a single connection (PGlite), so inside it would never return.
     const settings = await this.core.settings();
     const { results, walletsAfter } = await this.core.db.transaction(async (tx) => {
+      // First: a process that lost the engine's lead (paused while another took over) writes nothing.
+      await this.core.deps.fence?.(tx);
       const batch = await ActionBatch.read(this.core, tx, actions, settings);
       const worked = actions.map((action) => batch.apply(action));
       await batch.write(tx);

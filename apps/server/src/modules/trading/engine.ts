@@ -108,6 +108,10 @@ export class RiskEngine {
         else if (placed) this.applyPlaced(userId, placed);
         else if (closed) this.applyClosed(userId, closed);
         else this.requestReload(userId);
+    // Leading again after losing the lead: the database is the truth, not what was watched before.
+    for (const userId of [...this.watch.userIds()]) this.watch.removeAccount(userId);
+    this.versions.clear();
+    this.aheadAtRefresh.clear();
       }),
     );
     // The latest quotes first, so that each account is screened once, with every instrument it holds priced.

@@ -1,4 +1,5 @@
 import type { CoreDeps, Module } from '../../context.js';
+import type { Leadership } from '../../leadership/leadership.js';
 import type { MarketService } from '../market/api.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
@@ -31,14 +32,27 @@ export class Presence {
 
 /**
  * The trading context: order and account endpoints, and the risk engine. The engine runs where the
- * feed runs (ROLE all or engine); a gateway only serves the endpoints and forwards its changes to the
- * engine over the bus (`trading.changed`).
+ * feed runs (ROLE all or engine), while this process leads; a gateway only serves the endpoints and
+ * forwards its changes to the engine over the bus (`trading.changed`).
  */
 export function createTradingModule(
   deps: CoreDeps,
-  services: { wallet: WalletService; market: MarketService; settings: SettingsService; restrictions: TradingRestrictions },
+  services: {
+    wallet: WalletService;
+    market: MarketService;
+    settings: SettingsService;
+    restrictions: TradingRestrictions;
+    leadership: Leadership;
+  },
 ) {
-  const service = new TradingService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, ...services });
+  const { leadership, ...used } = services;
+  const service = new TradingService({
+    db: deps.database.db,
+    bus: deps.bus,
+    clock: deps.clock,
+    fence: (tx) => leadership.fence(tx),
+    ...used,
+  });
   const presence = new Presence();
   const engine = new RiskEngine({
     trading: service,
@@ -58,7 +72,19 @@ export function createTradingModule(
     start: async () => {
       if (!runsEngine) return;
       stopPresence = deps.bus.subscribe('realtime.presence', (event) => presence.apply(event));
-      await engine.start();
+      // A standby counts who is online too, so that it pushes to them from its first tick as leader.
+      await leadership.serve({
+        name: 'risk engine',
+        lead: async () => {
+          await engine.start();
+          // A level the last quotes reached before the load (the old leader's last ticks) acts now.
+          for (const instrument of services.market.listInstruments()) {
+            const quote = services.market.getQuote(instrument.id);
+            if (quote) engine.onQuote(quote);
+          }
+        },
+        resign: () => engine.stop(),
+      });
     },
     stop: async () => {
       stopPresence?.();
