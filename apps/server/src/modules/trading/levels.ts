@@ -23,25 +23,33 @@ const { default: BTree } = createRequire(import.meta.url)('sorted-btree') as typ
 const DELETE = { delete: true } as const;
 const STOP = { break: true } as const;
 
-/** What a book holds: the entry is its own key (one object a level, nothing wrapped around it). */
-export interface Leveled {
-  level: number;
-}
+/** A book of objects that carry their level. */
+export const ownLevel = (entry: { level: number }) => entry.level;
 
-export class LevelBook<E extends Leveled> {
+/**
+ * Entries are their own keys, nothing wrapped around them: objects that carry their level, or plain
+ * numbers (slots) whose level `levelOf` reads from columns elsewhere — which must not change while the
+ * entry is in the book.
+ */
+export class LevelBook<E> {
   private readonly tree: InstanceType<typeof BTree<E, undefined>>;
   private readonly compareEntries: (a: E, b: E) => number;
-  /** The nearest level, kept at hand so that a quiet tick is one comparison. */
+  /** The nearest entry, kept at hand so that a quiet tick is one comparison. */
   private front: E | undefined;
 
   /** `compareSameLevel` orders entries of one level (and tells an entry from another at removal). */
   constructor(
     readonly crossing: Crossing,
+    private readonly levelOf: (entry: E) => number,
     compareSameLevel: (a: E, b: E) => number,
   ) {
     // A rising book fires its lowest level first (price ≥ level), a falling one its highest (price ≤ level).
     const sign = crossing === 'rise' ? 1 : -1;
-    this.compareEntries = (a, b) => (a.level < b.level ? -sign : a.level > b.level ? sign : compareSameLevel(a, b));
+    this.compareEntries = (a, b) => {
+      const levelA = levelOf(a);
+      const levelB = levelOf(b);
+      return levelA < levelB ? -sign : levelA > levelB ? sign : compareSameLevel(a, b);
+    };
     this.tree = new BTree<E, undefined>(undefined, this.compareEntries);
   }
 
@@ -67,7 +75,7 @@ export class LevelBook<E extends Leveled> {
 
   /** Whether `price` reaches the nearest level (a constant-time check). */
   reachedBy(price: number): boolean {
-    return this.front !== undefined && this.reaches(price, this.front.level);
+    return this.front !== undefined && this.reaches(price, this.levelOf(this.front));
   }
 
   /** Removes and returns every entry whose level `price` reached, nearest first. */
@@ -76,7 +84,7 @@ export class LevelBook<E extends Leveled> {
     const reached: E[] = [];
     // One pass from the front that deletes as it goes and stops at the first level not reached.
     this.tree.editAll((entry) => {
-      if (!this.reaches(price, entry.level)) return STOP;
+      if (!this.reaches(price, this.levelOf(entry))) return STOP;
       reached.push(entry);
       return DELETE;
     });

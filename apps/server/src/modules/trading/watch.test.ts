@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LevelBook } from './levels.js';
+import { LevelBook, ownLevel } from './levels.js';
 import { PositionWatch, type WatchedOrder } from './watch.js';
 
 /** A level book entry for these tests: an id at a level. */
@@ -14,7 +14,7 @@ const ids = (entries: At[]) => entries.map((entry) => entry.id);
 
 describe('level book', () => {
   it('fires rising levels at or below the price and falling levels at or above it, nearest first', () => {
-    const rise = new LevelBook<At>('rise', byId);
+    const rise = new LevelBook<At>('rise', ownLevel, byId);
     rise.insert(at(1.2, 1));
     rise.insert(at(1.1, 2));
     rise.insert(at(1.3, 3));
@@ -23,7 +23,7 @@ describe('level book', () => {
     expect(ids(rise.takeReached(1.2))).toEqual([2, 1]);
     expect(rise.size).toBe(1);
 
-    const fall = new LevelBook<At>('fall', byId);
+    const fall = new LevelBook<At>('fall', ownLevel, byId);
     fall.insert(at(1.0, 1));
     fall.insert(at(1.05, 2));
     expect(fall.takeReached(1.06)).toEqual([]);
@@ -31,7 +31,7 @@ describe('level book', () => {
   });
 
   it('removes exactly the entry given, even among equal levels', () => {
-    const book = new LevelBook<At>('rise', byId);
+    const book = new LevelBook<At>('rise', ownLevel, byId);
     for (const id of [5, 3, 9]) book.insert(at(2, id));
     expect(book.remove(at(2, 3))).toBe(true);
     expect(book.remove(at(2, 3))).toBe(false);
@@ -47,7 +47,7 @@ describe('level book', () => {
         fc.integer({ min: 0, max: 51 }),
         fc.integer({ min: 0, max: 51 }),
         (crossing, operations, price, laterPrice) => {
-          const book = new LevelBook<At>(crossing, byId);
+          const book = new LevelBook<At>(crossing, ownLevel, byId);
           const model = new Map<number, number>();
           operations.forEach(([level, keep], id) => {
             book.insert(at(level, id));

@@ -1,6 +1,7 @@
 import { OrderSide, OrderStatus, type FillDirection, type OrderSideValue } from '@pipwise/domain';
 import { AccountSlots, BAND_COLUMNS, ExposureTable, type BandColumn } from './exposure.js';
-import { LevelBook } from './levels.js';
+import { LevelBook, ownLevel } from './levels.js';
+import { NO_SLOT, OrderColumns } from './order-columns.js';
 
 /**
  * The risk engine's in-memory picture of every open order and of the accounts that hold them — a pure
@@ -16,6 +17,9 @@ import { LevelBook } from './levels.js';
  *   looks at the fronts of a few books whatever the number of accounts; an account whose prices all
  *   stay inside their bands cannot have reached its stop-out level, and one at or below it is looked
  *   at on every tick of its instruments.
+ * - The orders themselves are columns of typed arrays (order-columns.ts), and a TP, SL or pending target
+ *   in a book is a number (the order's slot and the level's kind), not an object: a million orders fit
+ *   in a few hundred megabytes.
  *
  * Numbers here are JS floats used to *select* candidates; every action re-checks its rule in Decimal
  * inside a transaction before money moves.
@@ -52,12 +56,10 @@ export interface TickOutcome {
   stopOutCandidates: number[];
 }
 
-/** A TP, SL or pending target in a book: one object a level, pointing at its order. */
-interface TriggerLevel {
-  level: number;
-  order: WatchedOrder;
-  kind: TriggerKind;
-}
+/** A TP, SL or pending target in a book: the order's slot × 4 + the level's kind (its index here). */
+type TriggerKey = number;
+const KINDS: TriggerKind[] = ['take_profit', 'stop_loss', 'fill'];
+const keyOf = (slot: number, kind: number): TriggerKey => slot * 4 + kind;
 
 /** One edge of a holder's stop-out band. */
 interface BandEdge {
@@ -71,16 +73,18 @@ interface Account {
   balanceText: string;
   /** Instruments the account holds positions in (a row in each one's exposure table). */
   instruments: number[];
-  orders: Map<number, WatchedOrder>;
+  /** The first of its orders' slots (a list through the columns), and how many there are. */
+  head: number;
+  orderCount: number;
   /** Screened at or below the stop-out level when last evaluated. */
   underwater: boolean;
 }
 
 interface InstrumentState {
-  bidRise: LevelBook<TriggerLevel>;
-  bidFall: LevelBook<TriggerLevel>;
-  askRise: LevelBook<TriggerLevel>;
-  askFall: LevelBook<TriggerLevel>;
+  bidRise: LevelBook<TriggerKey>;
+  bidFall: LevelBook<TriggerKey>;
+  askRise: LevelBook<TriggerKey>;
+  askFall: LevelBook<TriggerKey>;
   holders: ExposureTable;
   /** Stop-out bands of the holders (user ids), one book per edge, by the exposure table's column. */
   bands: Record<BandColumn, LevelBook<BandEdge>>;
@@ -92,8 +96,6 @@ interface InstrumentState {
   quoted: boolean;
 }
 
-const compareItems = (a: TriggerLevel, b: TriggerLevel) =>
-  a.order.id - b.order.id || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
 const compareUsers = (a: BandEdge, b: BandEdge) => a.userId - b.userId;
 
 /** Screening tolerance: equity within this share of the threshold counts as a candidate. */
@@ -107,7 +109,16 @@ export class PositionWatch {
   private readonly instruments = new Map<number, InstrumentState>();
   private readonly accounts = new Map<number, Account>();
   private readonly figures = new AccountSlots();
+  private readonly orders = new OrderColumns();
   private stopOutLevel: number;
+  private readonly levelOf = (key: TriggerKey) => {
+    const slot = key >> 2;
+    const kind = key & 3;
+    return (kind === 0 ? this.orders.takeProfit : kind === 1 ? this.orders.stopLoss : this.orders.targetPrice)[slot]!;
+  };
+  /** Same-level triggers fire by order id, a position's TP before its SL. */
+  private readonly compareTriggers = (a: TriggerKey, b: TriggerKey) =>
+    this.orders.id[a >> 2]! - this.orders.id[b >> 2]! || (a & 3) - (b & 3);
 
   constructor(stopOutLevel: number) {
     this.stopOutLevel = stopOutLevel;
@@ -125,17 +136,15 @@ export class PositionWatch {
   }
 
   get orderCount() {
-    let count = 0;
-    for (const account of this.accounts.values()) count += account.orders.size;
-    return count;
+    return this.orders.size;
   }
 
   /** Every order of the book, for tests. */
   levels(instrumentId: number) {
     const state = this.instruments.get(instrumentId);
     if (!state) return null;
-    const listed = (book: LevelBook<TriggerLevel>) =>
-      book.entries().map(({ level, order, kind }) => ({ level, item: { orderId: order.id, userId: order.userId, kind } }));
+    const listed = (book: LevelBook<TriggerKey>) =>
+      book.entries().map((key) => ({ level: this.levelOf(key), item: this.triggerOf(key) }));
     return {
       bidRise: listed(state.bidRise),
       bidFall: listed(state.bidFall),
@@ -148,16 +157,16 @@ export class PositionWatch {
     let state = this.instruments.get(id);
     if (!state) {
       state = {
-        bidRise: new LevelBook('rise', compareItems),
-        bidFall: new LevelBook('fall', compareItems),
-        askRise: new LevelBook('rise', compareItems),
-        askFall: new LevelBook('fall', compareItems),
+        bidRise: new LevelBook('rise', this.levelOf, this.compareTriggers),
+        bidFall: new LevelBook('fall', this.levelOf, this.compareTriggers),
+        askRise: new LevelBook('rise', this.levelOf, this.compareTriggers),
+        askFall: new LevelBook('fall', this.levelOf, this.compareTriggers),
         holders: new ExposureTable(),
         bands: {
-          bidLow: new LevelBook('fall', compareUsers),
-          askHigh: new LevelBook('rise', compareUsers),
-          rateLow: new LevelBook('fall', compareUsers),
-          rateHigh: new LevelBook('rise', compareUsers),
+          bidLow: new LevelBook('fall', ownLevel, compareUsers),
+          askHigh: new LevelBook('rise', ownLevel, compareUsers),
+          rateLow: new LevelBook('fall', ownLevel, compareUsers),
+          rateHigh: new LevelBook('rise', ownLevel, compareUsers),
         },
         underwater: new Set(),
         bid: 0,
@@ -180,7 +189,8 @@ export class PositionWatch {
       slot,
       balanceText: balance,
       instruments: [],
-      orders: new Map(),
+      head: NO_SLOT,
+      orderCount: 0,
       underwater: false,
     };
     this.accounts.set(userId, account);
@@ -212,8 +222,8 @@ export class PositionWatch {
    */
   addOrders(userId: number, balance: string, orders: WatchedOrder[]) {
     const account = this.accounts.get(userId);
-    if (!account || orders.some((order) => account.orders.has(order.id))) {
-      this.setAccount(userId, balance, [...(account?.orders.values() ?? []), ...orders]);
+    if (!account || orders.some((order) => this.orders.slotOfOrder(order.id) !== undefined)) {
+      this.setAccount(userId, balance, [...this.ordersOf(userId), ...orders]);
       return;
     }
     this.figures.balance[account.slot] = Number(balance);
@@ -243,14 +253,14 @@ export class PositionWatch {
     const account = this.accounts.get(userId);
     if (!account) return;
     const touched = new Set<number>();
+    const { orders } = this;
     for (const id of orderIds) {
-      const order = account.orders.get(id);
-      if (!order) continue;
-      this.forEachLevel(order, (book, level) => book.remove(level));
-      account.orders.delete(id);
-      touched.add(order.instrumentId);
+      const slot = orders.slotOfOrder(id);
+      if (slot === undefined || orders.userId[slot] !== userId) continue;
+      touched.add(orders.instrumentId[slot]!);
+      this.dropOrder(account, slot);
     }
-    if (account.orders.size === 0) {
+    if (account.orderCount === 0) {
       this.removeAccount(userId);
       return;
     }
@@ -258,20 +268,21 @@ export class PositionWatch {
     this.clearBands(account);
     let usedMargin = 0;
     const sums = new Map<number, { buyQty: number; buyCost: number; sellQty: number; sellCost: number }>();
-    for (const order of account.orders.values()) {
-      if (order.status !== OrderStatus.holding || order.openPrice === null) continue;
-      usedMargin += Number(order.margin);
-      if (!touched.has(order.instrumentId)) continue;
-      const sum = sums.get(order.instrumentId) ?? { buyQty: 0, buyCost: 0, sellQty: 0, sellCost: 0 };
-      const quantity = Number(order.lots) * order.contractSize;
-      if (order.side === OrderSide.buy) {
+    for (const slot of orders.list(account.head)) {
+      if (!orders.holding(slot)) continue;
+      usedMargin += orders.margin[slot]!;
+      const instrumentId = orders.instrumentId[slot]!;
+      if (!touched.has(instrumentId)) continue;
+      const sum = sums.get(instrumentId) ?? { buyQty: 0, buyCost: 0, sellQty: 0, sellCost: 0 };
+      const quantity = orders.lotsValue(slot) * orders.contractSize[slot]!;
+      if (orders.side[slot] === OrderSide.buy) {
         sum.buyQty += quantity;
-        sum.buyCost += quantity * Number(order.openPrice);
+        sum.buyCost += quantity * orders.openPrice[slot]!;
       } else {
         sum.sellQty += quantity;
-        sum.sellCost += quantity * Number(order.openPrice);
+        sum.sellCost += quantity * orders.openPrice[slot]!;
       }
-      sums.set(order.instrumentId, sum);
+      sums.set(instrumentId, sum);
     }
     // Summed again from what is left rather than subtracted, so that no float residue is carried.
     this.figures.usedMargin[account.slot] = usedMargin;
@@ -306,8 +317,7 @@ export class PositionWatch {
   removeAccount(userId: number) {
     const account = this.accounts.get(userId);
     if (!account) return;
-    // A level already taken by a tick is simply not found.
-    for (const order of account.orders.values()) this.forEachLevel(order, (book, level) => book.remove(level));
+    while (account.head !== NO_SLOT) this.dropOrder(account, account.head);
     this.clearBands(account);
     for (const instrumentId of account.instruments) this.instrument(instrumentId).holders.remove(userId);
     this.figures.release(account.slot);
@@ -323,36 +333,48 @@ export class PositionWatch {
   }
 
   ordersOf(userId: number): WatchedOrder[] {
-    return [...(this.accounts.get(userId)?.orders.values() ?? [])];
+    const account = this.accounts.get(userId);
+    if (!account) return [];
+    return Array.from(this.orders.list(account.head), (slot) => this.orders.read(slot));
   }
 
-  /** The books and levels of an order: a pending target, or a position's TP and SL. */
-  private forEachLevel(order: WatchedOrder, each: (book: LevelBook<TriggerLevel>, level: TriggerLevel) => void) {
-    const state = this.instrument(order.instrumentId);
-    const buy = order.side === OrderSide.buy;
-    if (order.status === OrderStatus.pending) {
-      if (order.targetPrice === null || order.fillDirection === null) return;
+  /** The books and trigger keys of the order in `slot`: a pending target, or a position's TP and SL. */
+  private forEachLevel(slot: number, each: (book: LevelBook<TriggerKey>, key: TriggerKey) => void) {
+    const { orders } = this;
+    const state = this.instrument(orders.instrumentId[slot]!);
+    const buy = orders.side[slot] === OrderSide.buy;
+    if (orders.status[slot] === OrderStatus.pending) {
+      const fill = orders.fillDirection(slot);
+      if (Number.isNaN(orders.targetPrice[slot]!) || fill === null) return;
       // A buy fills at the ask, a sell at the bid.
-      const rise = order.fillDirection === 'rise';
+      const rise = fill === 'rise';
       const book = buy ? (rise ? state.askRise : state.askFall) : rise ? state.bidRise : state.bidFall;
-      each(book, { level: order.targetPrice, order, kind: 'fill' });
+      each(book, keyOf(slot, 2));
       return;
     }
     // A buy closes at the bid (TP above, SL below); a sell closes at the ask (TP below, SL above).
-    if (order.takeProfit !== null)
-      each(buy ? state.bidRise : state.askFall, { level: order.takeProfit, order, kind: 'take_profit' });
-    if (order.stopLoss !== null)
-      each(buy ? state.bidFall : state.askRise, { level: Number(order.stopLoss), order, kind: 'stop_loss' });
+    if (!Number.isNaN(orders.takeProfit[slot]!)) each(buy ? state.bidRise : state.askFall, keyOf(slot, 0));
+    if (!Number.isNaN(orders.stopLoss[slot]!)) each(buy ? state.bidFall : state.askRise, keyOf(slot, 1));
   }
 
-  /** Puts the order's levels in the books; for a position, returns its quantity and cost. */
+  /** Stores the order and puts its levels in the books; for a position, returns its quantity and cost. */
   private addOrder(account: Account, order: WatchedOrder): { quantity: number; cost: number } | null {
-    account.orders.set(order.id, order);
-    this.forEachLevel(order, (book, level) => book.insert(level));
-    if (order.status === OrderStatus.pending || order.openPrice === null) return null;
-    this.figures.usedMargin[account.slot]! += Number(order.margin);
-    const quantity = Number(order.lots) * order.contractSize;
-    return { quantity, cost: quantity * Number(order.openPrice) };
+    const { orders } = this;
+    const slot = orders.store(order, account.head);
+    account.head = slot;
+    account.orderCount++;
+    this.forEachLevel(slot, (book, key) => book.insert(key));
+    if (!orders.holding(slot)) return null;
+    this.figures.usedMargin[account.slot]! += orders.margin[slot]!;
+    const quantity = orders.lotsValue(slot) * orders.contractSize[slot]!;
+    return { quantity, cost: quantity * orders.openPrice[slot]! };
+  }
+
+  /** Takes the order's levels out of the books (one already taken by a tick is simply not found) and frees its slot. */
+  private dropOrder(account: Account, slot: number) {
+    this.forEachLevel(slot, (book, key) => book.remove(key));
+    account.head = this.orders.release(slot, account.head);
+    account.orderCount--;
   }
 
   /**
@@ -481,8 +503,13 @@ export class PositionWatch {
     account.underwater = false;
   }
 
-  private collect(levels: TriggerLevel[], into: Trigger[]) {
-    for (const { order, kind } of levels) into.push({ kind, orderId: order.id, userId: order.userId });
+  private triggerOf(key: TriggerKey): Trigger {
+    const slot = key >> 2;
+    return { kind: KINDS[key & 3]!, orderId: this.orders.id[slot]!, userId: this.orders.userId[slot]! };
+  }
+
+  private collect(keys: TriggerKey[], into: Trigger[]) {
+    for (const key of keys) into.push(this.triggerOf(key));
   }
 
   /** Screened figures of an account (floats), for diagnostics and tests. */
