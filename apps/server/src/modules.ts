@@ -57,11 +57,11 @@ export interface AppContext extends CoreDeps {
   /** Real-name verification; withdrawals ask it whether a user is verified. */
   identity: IdentityService;
   hub: Hub;
+  /** Which engine process leads; main.ts starts and stops it around the modules. */
+  leadership: Leadership;
 }
 
 /** Test seams: replaceable edges of modules (e.g. a captcha generator whose answers a test can read). */
-  /** Which engine process leads; main.ts starts and stops it around the modules. */
-  leadership: Leadership;
 export interface ContextOverrides {
   accounts?: Partial<Omit<AccountsOptions, 'wallet' | 'settings'>>;
 }
@@ -185,8 +185,8 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     uploads: uploads.service,
     identity: identity.service,
     hub: realtime.hub,
+    leadership,
     audit: audit.service,
     operators: operators.service,
   };
 }
-    leadership,

@@ -88,10 +88,10 @@ export interface TradingDeps {
   settings: SettingsService;
   /** Operators' freezes: a frozen account places no new orders (closing stays allowed). */
   restrictions: TradingRestrictions;
-}
-
   /** In each engine transaction, before it moves money: throws unless this process still leads the engine. */
   fence?: (tx: Executor) => Promise<void>;
+}
+
 /** What trading needs of the back office's freezes (answered from memory on the hot path). */
 export interface TradingRestrictions {
   refuseFrozenTrading(userId: number): Promise<void>;

@@ -97,6 +97,10 @@ export class RiskEngine {
   constructor(private readonly deps: EngineDeps) {}
 
   async start() {
+    // Leading again after losing the lead: the database is the truth, not what was watched before.
+    for (const userId of [...this.watch.userIds()]) this.watch.removeAccount(userId);
+    this.versions.clear();
+    this.aheadAtRefresh.clear();
     const { stopOutLevel } = await this.deps.trading.settings();
     this.watch.setStopOutLevel(stopOutLevel.toNumber());
     // Listening before the load: a change committed while it reads (by a gateway) may be missing from
@@ -108,10 +112,6 @@ export class RiskEngine {
         else if (placed) this.applyPlaced(userId, placed);
         else if (closed) this.applyClosed(userId, closed);
         else this.requestReload(userId);
-    // Leading again after losing the lead: the database is the truth, not what was watched before.
-    for (const userId of [...this.watch.userIds()]) this.watch.removeAccount(userId);
-    this.versions.clear();
-    this.aheadAtRefresh.clear();
       }),
     );
     // The latest quotes first, so that each account is screened once, with every instrument it holds priced.
@@ -176,22 +176,13 @@ export class RiskEngine {
   /**
    * Every open order of every account, from the database, a page of accounts at a time so that the
    * book never sits in memory twice (as rows and as the index), each page read as a reload reads
-   * (versions first), so that the notices that follow apply without a read. The next page is read
-   * while this one is indexed: the database and the index each keep one core busy.
+   * (versions first), so that the notices that follow apply without a read.
    */
   async loadAll() {
     const owners = await this.deps.trading.openOrderOwners();
-    const pages: number[][] = [];
-    for (let start = 0; start < owners.length; start += LOAD_PAGE_ACCOUNTS)
-      pages.push(owners.slice(start, start + LOAD_PAGE_ACCOUNTS));
-    let reading: ReturnType<RiskEngine['readAccounts']> | undefined;
-    for (const [index, page] of pages.entries()) {
-      const read = await (reading ?? this.readAccounts(page));
-      const following = pages[index + 1];
-      reading = following && this.readAccounts(following);
-      // A failed read ahead is thrown when its turn comes; until then it must not count as unhandled.
-      reading?.catch(() => undefined);
-      this.applyAccounts(page, read);
+    for (let start = 0; start < owners.length; start += LOAD_PAGE_ACCOUNTS) {
+      const page = owners.slice(start, start + LOAD_PAGE_ACCOUNTS);
+      await this.reloadNow(page);
     }
   }
 
@@ -240,16 +231,8 @@ export class RiskEngine {
    * notice has meanwhile taken past that version keeps what the notice gave it.
    */
   private async reloadNow(userIds: number[]) {
-    this.applyAccounts(userIds, await this.readAccounts(userIds));
-  }
-
-  private async readAccounts(userIds: number[]) {
     const balances = await this.deps.wallet.balances(userIds);
-    return { balances, orders: await this.deps.trading.openOrders(userIds) };
-  }
-
-  private applyAccounts(userIds: number[], { balances, orders }: Awaited<ReturnType<RiskEngine['readAccounts']>>) {
-    const byUser = this.groupByUser(orders);
+    const byUser = this.groupByUser(await this.deps.trading.openOrders(userIds));
     for (const userId of userIds) {
       const wallet = balances.get(userId);
       const known = this.versions.get(userId);

@@ -71,8 +71,8 @@ export function createTradingModule(
     routes: tradingRoutes(service, services.market, services.wallet),
     start: async () => {
       if (!runsEngine) return;
-      stopPresence = deps.bus.subscribe('realtime.presence', (event) => presence.apply(event));
       // A standby counts who is online too, so that it pushes to them from its first tick as leader.
+      stopPresence = deps.bus.subscribe('realtime.presence', (event) => presence.apply(event));
       await leadership.serve({
         name: 'risk engine',
         lead: async () => {
