@@ -17,6 +17,7 @@ export const MONEY_SETTING_KEYS: readonly string[] = [
   'trade_fee_type',
   'demo_start_balance',
   'stop_out_level',
+  'margin_call_level',
   'withdraw_requires_kyc',
   'payout_method_cooldown_hours',
   'deposit_expiry_days',

@@ -36,6 +36,11 @@ export const ApiPath = {
   noticeList: '/api/notice/list',
   noticeInfo: '/api/notice/info',
   noticeUnreadCount: '/api/notice/unread_count',
+  /** The user's own notices: positions the engine closed, pending orders it filled or retired, margin calls (paths ours). */
+  accountNoticeList: '/api/notice/account_list',
+  accountNoticeUnread: '/api/notice/account_unread',
+  /** Marks every account notice of the user read (opening the list under the bell). */
+  accountNoticeRead: '/api/notice/account_read',
   followList: '/api/follow/list',
   imageUpload: '/api/common/image_upload',
   /** Shows an upload to its owner through a signed, expiring link (`?expires=&sig=`); path ours (spec: url). */
@@ -73,6 +78,8 @@ export const SocketTopic = {
   forexFilled: 'FOREX_FILLED',
   /** A deposit or withdrawal of the user's changed status (and with it the balance or the locked money). */
   wallet: 'WALLET',
+  /** An account notice (`AccountNoticeView`): the engine closed, filled or retired an order, or a margin call. */
+  notice: 'NOTICE',
   klinePrefix: 'KLINE.',
 } as const;
 

@@ -11,6 +11,7 @@ import {
   isStopOut,
   lotError,
   margin,
+  marginState,
   orderCharges,
   orderRefusal,
   OrderSide,
@@ -261,6 +262,16 @@ describe('account figures', () => {
     expect(isStopOut('50.01', '100', 50)).toBe(false);
     expect(isStopOut('-5', '100', 50)).toBe(true);
     expect(isStopOut('1', '0', 50)).toBe(false);
+  });
+
+  it('is in margin call at or below its level and above the stop-out, in stop-out at or below that', () => {
+    const levels = { marginCallLevel: 100, stopOutLevel: 50 };
+    expect(marginState(null, levels)).toBe('safe');
+    expect(marginState('100.01', levels)).toBe('safe');
+    expect(marginState('100', levels)).toBe('margin_call');
+    expect(marginState('50.01', levels)).toBe('margin_call');
+    expect(marginState('50', levels)).toBe('stop_out');
+    expect(marginState('-3', levels)).toBe('stop_out');
   });
 });
 

@@ -224,6 +224,22 @@ export function isStopOut(equityValue: DecimalInput, usedMargin: DecimalInput, s
   return level !== null && level.lte(stopOutLevel);
 }
 
+/**
+ * Where a margin level (percent; null without positions) stands: at or below the stop-out level
+ * positions are being closed; at or below the margin-call level (above the stop-out) the account is
+ * warned; otherwise it is safe.
+ */
+export type MarginState = 'safe' | 'margin_call' | 'stop_out';
+export function marginState(
+  level: DecimalInput | null,
+  levels: { marginCallLevel: DecimalInput; stopOutLevel: DecimalInput },
+): MarginState {
+  if (level === null) return 'safe';
+  const value = dec(level);
+  if (value.lte(levels.stopOutLevel)) return 'stop_out';
+  return value.lte(levels.marginCallLevel) ? 'margin_call' : 'safe';
+}
+
 export interface LotRules {
   minLots: DecimalInput;
   maxLots: DecimalInput;

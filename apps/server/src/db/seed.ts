@@ -20,6 +20,8 @@ export const DEFAULT_SETTINGS = {
   demo_start_balance: '100000',
   /** Margin level (equity ÷ used margin, %) at or below which positions are stopped out. */
   stop_out_level: '50',
+  /** Margin level (%) at or below which (and above the stop-out) the trader is warned, in the app and by e-mail. */
+  margin_call_level: '100',
   complaint_email: 'complaints@pipwise.local',
   /** 1: withdrawals only after real-name verification (docs/product.md). */
   withdraw_requires_kyc: '1',

@@ -5,7 +5,15 @@ import type { CompanyAdminView } from '../views/backoffice.js';
 import type { NewsDetailView, NewsItemView, NewsListView } from '../schemas/content.js';
 import type { FeedbackAdminView, FeedbackSubmittedView } from '../schemas/feedback.js';
 import { FEEDBACK_CATEGORIES } from '../schemas/feedback.js';
-import type { NoticeDetailView, NoticeItemView, NoticeListView, NoticeUnreadView } from '../schemas/notices.js';
+import type {
+  AccountNoticeListView,
+  AccountNoticeView,
+  NoticeDetailView,
+  NoticeItemView,
+  NoticeListView,
+  NoticeUnreadView,
+} from '../schemas/notices.js';
+import { AccountNoticeKind } from '../schemas/notices.js';
 import type { LeaderboardEntryView } from '../schemas/social.js';
 import { pageOf } from './cashier.js';
 
@@ -43,6 +51,29 @@ export const ZNoticeDetailView = ZNoticeItemView.extend({
 export const ZNoticeListView = pageOf(ZNoticeItemView) satisfies z.ZodType<NoticeListView>;
 
 export const ZNoticeUnreadView = z.object({ count: zInt() }) satisfies z.ZodType<NoticeUnreadView>;
+
+export const ZAccountNoticeView = z.object({
+  id: zInt(),
+  kind: z.enum([AccountNoticeKind.order, AccountNoticeKind.marginCall]),
+  reason: z.string().nullable(),
+  order_id: zInt().nullable(),
+  code: z.string().nullable(),
+  side: zInt().nullable(),
+  lots: z.number().nullable(),
+  price: z.number().nullable(),
+  precision: zInt().nullable(),
+  profit: z.number().nullable(),
+  margin_level: z.number().nullable(),
+  margin_call_level: z.number().nullable(),
+  stop_out_level: z.number().nullable(),
+  created_at: z.string(),
+  read: z.boolean(),
+}) satisfies z.ZodType<AccountNoticeView>;
+
+export const ZAccountNoticeListView = pageOf(ZAccountNoticeView) satisfies z.ZodType<AccountNoticeListView>;
+
+/** POST /api/notice/account_read: how many notices it marked read. */
+export const ZAccountNoticeReadView = z.object({ marked: zInt() });
 
 export const ZCompanyView = z.object({
   id: zInt(),

@@ -116,6 +116,8 @@ export const ZAccountFiguresView = z.object({
   withdrawable: z.number(),
   prepayment_ratio: z.number().nullable(),
   risk_rate: z.number().nullable(),
+  stop_out_level: z.number(),
+  margin_call_level: z.number(),
 }) satisfies z.ZodType<AccountFiguresView>;
 
 export const ZBalanceView = z.object({

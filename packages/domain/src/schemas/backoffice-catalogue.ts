@@ -184,6 +184,7 @@ export const SETTING_RULES = {
   trade_fee_type: choice(['1', '2']),
   demo_start_balance: nonNegative,
   stop_out_level: nonNegative,
+  margin_call_level: nonNegative,
   complaint_email: text(ZComplaintEmailSetting),
   withdraw_requires_kyc: flag,
   payout_method_cooldown_hours: nonNegative,

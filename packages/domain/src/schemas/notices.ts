@@ -52,3 +52,55 @@ export interface NoticeListView {
 export interface NoticeUnreadView {
   count: number;
 }
+
+/**
+ * What an account notice tells its user: a position or pending order the engine closed, retired or
+ * filled (`order`), or the account's margin level reaching the margin-call level (`margin_call`).
+ */
+export const AccountNoticeKind = { order: 'order', marginCall: 'margin_call' } as const;
+export type AccountNoticeKindValue = (typeof AccountNoticeKind)[keyof typeof AccountNoticeKind];
+
+/**
+ * One account notice as its user reads it (GET /api/notice/account_list and the NOTICE socket push):
+ * the figures are the ones stored with the order; the client writes the sentence in its language.
+ */
+export interface AccountNoticeView {
+  id: number;
+  kind: AccountNoticeKindValue;
+  /**
+   * `order`: take_profit, stop_loss, stop_out, margin_short or trading_frozen (a pending order retired),
+   * or `filled` (a pending order opened); null for `margin_call`.
+   */
+  reason: string | null;
+  order_id: number | null;
+  /** The instrument's display code. */
+  code: string | null;
+  /** 1 buy, 2 sell. */
+  side: number | null;
+  lots: number | null;
+  /** The close or fill price (the target, for a retired pending order). */
+  price: number | null;
+  /** Decimals the instrument's prices are shown with. */
+  precision: number | null;
+  /** The closed position's profit in USD as stored with it; null for a fill or a retired pending order. */
+  profit: number | null;
+  /** `margin_call`: the account's margin level (percent) when it reached the margin-call level. */
+  margin_level: number | null;
+  /** `margin_call`: the setting it reached, and the stop-out level then in force (percent). */
+  margin_call_level: number | null;
+  stop_out_level: number | null;
+  /** ISO 8601. */
+  created_at: string;
+  read: boolean;
+}
+
+export interface AccountNoticeListView {
+  data: AccountNoticeView[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** GET /api/notice/account_list. */
+export const ZAccountNoticeListQuery = pageQuery;
+export type TAccountNoticeListQuery = z.infer<typeof ZAccountNoticeListQuery>;

@@ -17,6 +17,10 @@ export interface AccountFiguresView {
   prepayment_ratio: number | null;
   /** Percent; null when equity is gone. */
   risk_rate: number | null;
+  /** Percent: at or below this margin level positions are closed, the most losing first. */
+  stop_out_level: number;
+  /** Percent: at or below this margin level the account is warned (in the app and by e-mail). */
+  margin_call_level: number;
 }
 
 /** The `FOREX_TRADE` socket push: the account's moving figures and each position's live price and P&L. */

@@ -1,5 +1,8 @@
 import {
   ApiPath,
+  ZAccountNoticeListQuery,
+  ZAccountNoticeListView,
+  ZAccountNoticeReadView,
   ZNoticeDetailView,
   ZNoticeInfoQuery,
   ZNoticeListQuery,
@@ -10,10 +13,11 @@ import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../../http/auth.js';
 import { ok, parse } from '../../http/envelope.js';
 import { answers, type DocumentedTypeProvider } from '../../http/openapi.js';
+import type { AccountNotices } from './account.js';
 import type { NoticesService } from './service.js';
 
 /** What users ask for; the operators' routes are in admin.ts. */
-export function noticeRoutes(notices: NoticesService) {
+export function noticeRoutes(notices: NoticesService, accountNotices: AccountNotices) {
   return (instance: FastifyInstance) => {
     const app = instance.withTypeProvider<DocumentedTypeProvider>();
     app.get(
@@ -40,5 +44,25 @@ export function noticeRoutes(notices: NoticesService) {
         return ok(request, await notices.open(userId, id));
       },
     );
+
+    app.get(
+      ApiPath.accountNoticeList,
+      { schema: { querystring: ZAccountNoticeListQuery, response: answers(ZAccountNoticeListView) } },
+      async (request) => {
+        const { userId } = requireUser(request);
+        const { page } = parse(ZAccountNoticeListQuery, request.query);
+        return ok(request, await accountNotices.list(userId, page));
+      },
+    );
+
+    app.get(ApiPath.accountNoticeUnread, { schema: { response: answers(ZNoticeUnreadView) } }, async (request) => {
+      const { userId } = requireUser(request);
+      return ok(request, { count: await accountNotices.unreadCount(userId) });
+    });
+
+    app.post(ApiPath.accountNoticeRead, { schema: { response: answers(ZAccountNoticeReadView) } }, async (request) => {
+      const { userId } = requireUser(request);
+      return ok(request, { marked: await accountNotices.markAllRead(userId) });
+    });
   };
 }

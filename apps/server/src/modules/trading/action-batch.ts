@@ -24,6 +24,7 @@ import type { LedgerPosting } from '../wallet/service.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
 import type { OrderRow, TradingCore } from './core.js';
 import { closingProfit, type Closing } from './lifecycle.js';
+import type { EngineOrderOutcome } from './outcomes.js';
 import { orderRows } from './queries.js';
 
 /** What the risk engine asks for; each is checked again, under its owner's wallet lock, before it acts. */
@@ -61,6 +62,8 @@ export class ActionBatch {
   private readonly retirements: { id: number; reason: CloseReasonValue }[] = [];
   private readonly postings: LedgerPosting[] = [];
   private readonly lockDeltas = new Map<number, Dec>();
+  /** What each action did to its order, with the figures written: its owner's notices, after the commit. */
+  readonly outcomes: EngineOrderOutcome[] = [];
 
   constructor(
     private readonly core: TradingCore,
@@ -164,6 +167,22 @@ export class ActionBatch {
     }
     account.open.delete(order.id);
     this.closes.push({ id: order.id, close_price: exit.toFixed(), profit: result.toFixed(6), reason });
+    this.tell(order, reason, exit.toFixed(), result.toFixed(6));
+  }
+
+  private tell(order: OrderRow, reason: string, price: string, profit: string | null) {
+    const instrument = this.core.deps.market.getInstrument(order.instrumentId);
+    this.outcomes.push({
+      userId: order.userId,
+      orderId: order.id,
+      reason,
+      code: instrument?.showCode ?? '',
+      side: order.side,
+      lots: order.lots,
+      price,
+      precision: instrument?.pricePrecision ?? 5,
+      profit,
+    });
   }
 
   /**
@@ -221,6 +240,7 @@ export class ActionBatch {
       account.balance = account.balance.plus(debit);
     }
     this.fills.push({ id: order.id, open_price: fillPrice.toFixed(), margin, fee });
+    this.tell(order, 'filled', fillPrice.toFixed(), null);
     return { closed: [], filled: [order.id] };
   }
 
@@ -229,6 +249,7 @@ export class ActionBatch {
     this.release(account, order.userId, roundBalance(order.reserved));
     account.open.delete(order.id);
     this.retirements.push({ id: order.id, reason });
+    this.tell(order, reason, order.targetPrice ?? '0', null);
     return { closed: [order.id], filled: [] };
   }
 

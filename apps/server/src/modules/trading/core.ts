@@ -76,6 +76,8 @@ declare module '../../realtime/bus.js' {
 interface TradingSettings {
   feeType: number;
   stopOutLevel: Dec;
+  /** At or below this margin level (percent) the account is warned: in the app and by e-mail. */
+  marginCallLevel: Dec;
   demoStartBalance: Dec;
 }
 
@@ -131,6 +133,7 @@ export class TradingCore {
     this.tradingSettings = deps.settings.derived((values) => ({
       feeType: Number(values.trade_fee_type),
       stopOutLevel: dec(values.stop_out_level),
+      marginCallLevel: dec(values.margin_call_level),
       demoStartBalance: dec(values.demo_start_balance),
     }));
   }

@@ -45,14 +45,16 @@ export class EngineActions {
     // Read before the transaction: after a settings change this reads the database, and a read outside
     // an open transaction waits for it on a single connection (PGlite), so inside it would never return.
     const settings = await this.core.settings();
-    const { results, walletsAfter } = await this.core.db.transaction(async (tx) => {
+    const { results, walletsAfter, outcomes } = await this.core.db.transaction(async (tx) => {
       // First: a process that lost the engine's lead (paused while another took over) writes nothing.
       await this.core.deps.fence?.(tx);
       const batch = await ActionBatch.read(this.core, tx, actions, settings);
       const worked = actions.map((action) => batch.apply(action));
       await batch.write(tx);
-      return { results: worked, walletsAfter: await batch.walletsAfter(tx) };
+      return { results: worked, walletsAfter: await batch.walletsAfter(tx), outcomes: batch.outcomes };
     });
+    // The owners' notices (closes, fills, retirements) with the figures just written.
+    if (outcomes.length > 0) this.core.deps.bus.publish('trading.order_outcomes', { outcomes });
     const byUser = new Map<number, ActionResult>();
     results.forEach((result, index) => {
       const userId = actions[index]!.userId;

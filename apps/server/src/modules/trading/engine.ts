@@ -6,6 +6,7 @@ import type { WalletService } from '../wallet/service.js';
 import { engineActionsTotal, engineTickSeconds } from '../../observability/metrics.js';
 import { presentTradePush } from './present.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
+import { MARGIN_CALL_SWEEP_MS, MarginCalls } from './outcomes.js';
 import type { ClosedNotice, EngineAction, PlacedNotice, TradingService, WatchedFields } from './service.js';
 import { PositionWatch, type Trigger, type TriggerKind, type WatchedOrder } from './watch.js';
 
@@ -93,8 +94,18 @@ export class RiskEngine {
   private timers: NodeJS.Timeout[] = [];
   /** `loading` from the start until the last page of the book is in (ticks already act on what is). */
   state: 'idle' | 'loading' | 'running' | 'stopped' = 'idle';
+  /** Accounts crossing the margin-call level, looked for on a timer (each start looks afresh). */
+  marginCalls: MarginCalls;
 
-  constructor(private readonly deps: EngineDeps) {}
+  constructor(private readonly deps: EngineDeps) {
+    this.marginCalls = this.newMarginCalls();
+  }
+
+  private newMarginCalls() {
+    const { watch } = this;
+    const { market, bus, trading } = this.deps;
+    return new MarginCalls({ watch, market, bus, levels: () => trading.settings() });
+  }
 
   async start() {
     // Leading again after losing the lead: the database is the truth, not what was watched before.
@@ -124,6 +135,7 @@ export class RiskEngine {
     this.unsubscribe.push(this.deps.bus.subscribe('market.quote', (quote) => this.onQuote(quote)));
     await this.loadAll();
     this.state = 'running';
+    this.marginCalls = this.newMarginCalls();
     for (const userId of heardWhileLoading) this.requestReload(userId);
     this.timers.push(
       setInterval(() => this.pushRound(), PUSH_INTERVAL_MS),
@@ -132,6 +144,7 @@ export class RiskEngine {
           .catch((error: unknown) => this.fail(error))
           .finally(() => (this.refreshing = null));
       }, BALANCE_REFRESH_MS),
+      setInterval(() => void this.marginCalls.sweep().catch((error: unknown) => this.fail(error)), MARGIN_CALL_SWEEP_MS),
     );
     for (const timer of this.timers) timer.unref();
   }
@@ -140,6 +153,7 @@ export class RiskEngine {
     this.state = 'stopped';
     for (const off of this.unsubscribe.splice(0)) off();
     for (const timer of this.timers.splice(0)) clearInterval(timer);
+    await this.marginCalls.settled();
     await this.settled();
   }
 

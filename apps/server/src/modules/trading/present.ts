@@ -78,7 +78,7 @@ export function presentOrder(order: OrderRow, lang: Language, market: MarketServ
 const percent = (value: Dec | null) => (value === null ? null : toJsonNumber(value, BALANCE_DECIMALS));
 
 /** forexDetail: the spec's labels (net value, current margin, available prepayment, prepayment ratio, risk rate). */
-export function presentFigures(figures: AccountFigures): AccountFiguresView {
+export function presentFigures(figures: AccountFigures, levels: { stopOutLevel: Dec; marginCallLevel: Dec }): AccountFiguresView {
   return {
     balance: toJsonNumber(figures.balance, BALANCE_DECIMALS),
     lock_balance: toJsonNumber(figures.locked, BALANCE_DECIMALS),
@@ -89,6 +89,8 @@ export function presentFigures(figures: AccountFigures): AccountFiguresView {
     withdrawable: toJsonNumber(withdrawableAmount(figures.balance, figures.locked, figures.freeMargin), BALANCE_DECIMALS),
     prepayment_ratio: percent(figures.marginLevel),
     risk_rate: percent(figures.riskRate),
+    stop_out_level: toJsonNumber(levels.stopOutLevel, BALANCE_DECIMALS),
+    margin_call_level: toJsonNumber(levels.marginCallLevel, BALANCE_DECIMALS),
   };
 }
 

@@ -109,7 +109,8 @@ export function tradingRoutes(trading: TradingService, market: MarketService, wa
       { ...TRADING_LIMITS.read, schema: { response: answers(ZAccountFiguresView) } },
       async (request) => {
         const { userId } = requireUser(request);
-        return ok(request, presentFigures(await trading.figures(userId)));
+        const [figures, levels] = await Promise.all([trading.figures(userId), trading.settings()]);
+        return ok(request, presentFigures(figures, levels));
       },
     );
 

@@ -12,6 +12,8 @@ const figures: AccountFigures = {
   withdrawable: 620,
   prepayment_ratio: 340,
   risk_rate: 29.41,
+  stop_out_level: 50,
+  margin_call_level: 100,
 };
 
 const push = (floating: number, usedMargin: number): ForexTradePush => ({
