@@ -40,7 +40,7 @@ await database.migrate();
 await seedReferenceData(database.db);
 
 const onBusError = (error: unknown, topic: string) => log.error({ err: error, topic }, 'event handler failed');
-const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, onBusError) : new InMemoryEventBus(onBusError);
+const bus = config.redisUrl ? new RedisEventBus(config.redisUrl, onBusError, log) : new InMemoryEventBus(onBusError);
 // On PostgreSQL the engine processes elect one leader (a gateway only watches); PGlite has one process.
 const leadership = config.databaseUrl
   ? new PostgresLeadership({ databaseUrl: config.databaseUrl, db: database.db, log, campaign: config.role !== 'gateway' })

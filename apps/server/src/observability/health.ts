@@ -1,16 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import type { MarketService } from '../modules/market/api.js';
 import type { EventBus } from '../realtime/bus.js';
-
-declare module '../realtime/bus.js' {
-  interface BusEvents {
-    /** A readiness probe's round trip: the process that published it waits to receive it back. */
-    'ops.ping': { nonce: string };
-  }
-}
 
 /** The engine that runs the risk checks, as far as this process knows. */
 export interface EngineLeader {
@@ -81,37 +73,29 @@ function within<T>(work: Promise<T>): Promise<boolean> {
 }
 
 /**
- * /readyz: the database answers, an event published on the bus comes back, quotes are fresh while a
- * market is open, and an engine is known. With every market closed there is nothing to judge the feed
- * or a remote engine by, and neither keeps the process out of rotation. Concurrent probes share one check.
+ * /readyz: the database answers, the bus is connected (subscribed again after an outage) and its Redis
+ * answers a ping, quotes are fresh while a market is open, and an engine is known. With every market
+ * closed there is nothing to judge the feed or a remote engine by, and neither keeps the process out of
+ * rotation. Concurrent probes share one check.
  */
 export class Readiness {
   private running: Promise<ReadyReport> | undefined;
-  /** Pings awaiting their echo, by nonce. One subscription for all: Redis subscribes asynchronously. */
-  private readonly pings = new Map<string, () => void>();
-  private readonly unsubscribe: () => void;
 
-  constructor(private readonly deps: { database: Database; bus: EventBus; feed: FeedAge; leader: LeaderSource }) {
-    this.unsubscribe = deps.bus.subscribe('ops.ping', ({ nonce }) => this.pings.get(nonce)?.());
-  }
+  constructor(private readonly deps: { database: Database; bus: EventBus; feed: FeedAge; leader: LeaderSource }) {}
 
   check(): Promise<ReadyReport> {
     this.running ??= this.run().finally(() => (this.running = undefined));
     return this.running;
   }
 
-  close() {
-    this.unsubscribe();
-    this.pings.clear();
-  }
-
   private async run(): Promise<ReadyReport> {
-    const nonce = randomUUID();
-    const echoed = new Promise<void>((resolve) => this.pings.set(nonce, resolve));
-    this.deps.bus.publish('ops.ping', { nonce });
     const [database, bus] = await Promise.all([
       within(this.deps.database.db.execute(sql`SELECT 1`)),
-      within(echoed).finally(() => this.pings.delete(nonce)),
+      within(
+        this.deps.bus.ping().then((answered) => {
+          if (!answered) throw new Error('bus not connected');
+        }),
+      ),
     ]);
     const feed = this.deps.feed.check();
     const leader = this.deps.leader.leader();

@@ -64,8 +64,12 @@ export function createObservabilityModule(
     start: async () => {
       readiness = new Readiness({ database: deps.database, bus: deps.bus, feed, leader });
       stops.push(
-        () => readiness?.close(),
-        bindMetricSources({ sockets: services.sockets, leads: () => leader.leader()?.self === true, ...(pool ? { pool } : {}) }),
+        bindMetricSources({
+          sockets: services.sockets,
+          leads: () => leader.leader()?.self === true,
+          bus: () => deps.bus.connected,
+          ...(pool ? { pool } : {}),
+        }),
         deps.bus.subscribe('market.quote', (quote) =>
           busLagSeconds.observe(Math.max(0, deps.clock.now().getTime() - quote.time) / 1000),
         ),

@@ -64,6 +64,7 @@ export function createTradingModule(
   });
   const runsEngine = deps.config.role !== 'gateway';
   let stopPresence: (() => void) | undefined;
+  let stopResync: (() => void) | undefined;
   const module: Module & { engine: RiskEngine; service: TradingService } = {
     name: 'trading',
     engine,
@@ -73,6 +74,7 @@ export function createTradingModule(
       if (!runsEngine) return;
       // A standby counts who is online too, so that it pushes to them from its first tick as leader.
       stopPresence = deps.bus.subscribe('realtime.presence', (event) => presence.apply(event));
+      stopResync = resyncAfterBusOutage(deps, engine);
       await leadership.serve({
         name: 'risk engine',
         lead: async () => {
@@ -87,9 +89,28 @@ export function createTradingModule(
       });
     },
     stop: async () => {
+      stopResync?.();
       stopPresence?.();
       await engine.stop();
     },
   };
   return { service, engine, module };
+}
+
+/**
+ * Orders placed on gateways while the bus was down sent notices the engine never heard: once it is
+ * back, a running engine reads every open order again (accounts it already watches, whose orders may
+ * have closed meanwhile, its balance refresh catches by their wallet versions).
+ */
+function resyncAfterBusOutage(deps: CoreDeps, engine: RiskEngine): () => void {
+  let lost = false;
+  return deps.bus.onConnectionChange((connected) => {
+    if (!connected) {
+      lost = true;
+      return;
+    }
+    if (!lost || engine.state !== 'running') return;
+    lost = false;
+    engine.loadAll().catch((error: unknown) => deps.log.error({ err: error }, 'engine: reading the open orders again failed'));
+  });
 }
