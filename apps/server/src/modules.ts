@@ -138,6 +138,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     engine: trading.engine,
     market: market.service,
     trading: trading.service,
+    leadership,
   });
   const realtime = createRealtimeModule({
     ...deps,

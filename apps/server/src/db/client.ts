@@ -149,6 +149,10 @@ export async function openDatabase(options: {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     pool.on('error', () => undefined);
+    // A connection that ends while checked out (PostgreSQL restarted, or a new engine leader ending a
+    // lost leader's transaction) reports to its query, which fails; the pool listens only to idle ones,
+    // and an 'error' event nobody hears would end the process.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,

@@ -24,8 +24,6 @@ export const LEADER_SESSION_TIMEOUT_MS = 3_500;
 /** Waiting this long for the epoch row means a transaction of a lost leader holds it: it is ended. */
 const EPOCH_LOCK_WAIT_MS = 1_000;
 
-const holderName = () => `${hostname()}:${process.pid}`;
-
 /**
  * Engine leadership on PostgreSQL. The leader holds `pg_try_advisory_lock` on a connection of its own
  * (not the pool's), kept alive by a heartbeat; the lock lasts exactly as long as that session, which
@@ -56,9 +54,20 @@ export class PostgresLeadership implements Leadership {
   /** Leading and resigning, one at a time. */
   private transitions: Promise<void> = Promise.resolve();
   private stopped = false;
-  private readonly holder = holderName();
+  private readonly holder: string;
 
-  constructor(private readonly deps: { databaseUrl: string; db: Db; log: FastifyBaseLogger; campaign: boolean }) {}
+  constructor(
+    private readonly deps: {
+      databaseUrl: string;
+      db: Db;
+      log: FastifyBaseLogger;
+      campaign: boolean;
+      /** How this process is named to the others (default `host:pid`). */
+      holder?: string;
+    },
+  ) {
+    this.holder = deps.holder ?? `${hostname()}:${process.pid}`;
+  }
 
   get leading() {
     return this.epoch !== undefined;
@@ -178,11 +187,12 @@ export class PostgresLeadership implements Leadership {
     try {
       return Number((await raise()).rows[0]!.epoch);
     } catch (error) {
-      // 55P03: lock_not_available. Only engine transactions lock this row, and the lock proves no other leads.
+      // 55P03: lock_not_available. Only the fence locks this row (FOR SHARE takes RowShareLock on the
+      // table), and holding the advisory lock proves that those transactions are a lost leader's.
       if ((error as { code?: string }).code !== '55P03') throw error;
       await client.query(
         `SELECT pg_terminate_backend(pid) FROM pg_locks
-         WHERE relation = 'engine_leadership'::regclass AND pid <> pg_backend_pid()`,
+         WHERE relation = 'engine_leadership'::regclass AND mode = 'RowShareLock' AND pid <> pg_backend_pid()`,
       );
       return Number((await raise()).rows[0]!.epoch);
     } finally {
