@@ -16,6 +16,14 @@ import { TestSocket } from './socket-client.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const LEADS = 'engine leadership: this process leads';
+const METRICS_TOKEN = 'engine-failover-test-metrics-token-0123456789';
+
+/** The value of an unlabelled series in a process's /metrics. */
+async function metric(server: ServerProcess, series: string): Promise<number | undefined> {
+  const response = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const line = (await response.text()).split('\n').find((text) => text.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
 
 /**
  * Two gateways and two engines, each a real server process, on one PostgreSQL database and a Redis of
@@ -41,10 +49,12 @@ describe.runIf(databaseUrl && process.env.TEST_REDIS_URL)('engine leadership acr
       const postgres = await freshPostgres(databaseUrl!);
       cleanups.push(() => postgres.drop());
       const start = (name: string, role: 'gateway' | 'engine') =>
-        startServerProcess({ name, role, databaseUrl: postgres.url, redisUrl: redis.url }).then((server) => {
-          processes.push(server);
-          return server;
-        });
+        startServerProcess({ name, role, databaseUrl: postgres.url, redisUrl: redis.url, env: { METRICS_TOKEN } }).then(
+          (server) => {
+            processes.push(server);
+            return server;
+          },
+        );
       // The first one seeds the empty database alone; the others start together.
       const first = await start('engine-1', 'engine');
       const [second, gatewayA, gatewayB] = await Promise.all([
@@ -130,6 +140,11 @@ describe.runIf(databaseUrl && process.env.TEST_REDIS_URL)('engine leadership acr
           `${gateway.name} to know the new leader`,
         );
       }
+      // The metrics: the new leader leads and counted its take-over; a gateway saw one change of leader.
+      expect(await metric(standby, 'pipwise_engine_leader')).toBe(1);
+      expect(await metric(standby, 'pipwise_engine_leader_changes_total')).toBe(1);
+      expect(await metric(gatewayA, 'pipwise_engine_leader')).toBe(0);
+      expect(await metric(gatewayA, 'pipwise_engine_leader_changes_total')).toBe(1);
     },
   );
 });
