@@ -6,7 +6,6 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
-import { Redis } from 'ioredis';
 import type { AppContext } from './modules.js';
 import { registerAuth } from './http/auth.js';
 import { proxyTrust } from './http/client-address.js';
@@ -75,7 +74,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     allowList: (request) => !isApiRequest(request),
     max: 600,
     timeWindow: '1 minute',
-    ...(ctx.config.redisUrl ? { redis: new Redis(ctx.config.redisUrl, { enableOfflineQueue: false }) } : {}),
+    // In memory, or shared through Redis with REDIS_URL (security/shared-limits.ts).
+    store: ctx.limits.httpStore(),
   });
   registerAuth(app, ctx.resolveToken);
   registerOperatorAuth(app, ctx.resolveOperator);

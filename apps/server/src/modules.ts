@@ -34,6 +34,7 @@ import { createWithdrawalsModule } from './modules/withdrawals/module.js';
 import { createWithdrawCurrenciesModule } from './modules/withdrawals/currencies.js';
 import { createObservabilityModule } from './observability/module.js';
 import { createRealtimeModule, type Hub } from './realtime/hub.js';
+import { SharedLimits } from './security/shared-limits.js';
 import { ReviewClaims } from './review/claims.js';
 import { ReviewDesk } from './review/desk.js';
 import { UserSummaries } from './review/summary.js';
@@ -44,6 +45,8 @@ export interface AppContext extends CoreDeps {
   /** Back-office sessions: a different kind of token from users'. */
   resolveOperator: OperatorResolver;
   modules: Module[];
+  /** The per-address abuse budgets (HTTP and socket logins): in memory, or shared through Redis. */
+  limits: SharedLimits;
   /** The operator audit log (append-only, hash-chained). */
   audit: AuditService;
   operators: OperatorsService;
@@ -140,8 +143,10 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     trading: trading.service,
     leadership,
   });
+  const limits = new SharedLimits(deps.config.redisUrl, deps.log);
   const realtime = createRealtimeModule({
     ...deps,
+    limits,
     resolveToken: accounts.service.resolveToken,
     revokeToken: accounts.service.revokeToken,
   });
@@ -155,7 +160,10 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     ...deps,
     resolveToken: accounts.service.resolveToken,
     resolveOperator: operators.service.resolve,
+    limits,
     modules: [
+      // First, so it stops last: the HTTP limits count through it until the server has closed.
+      { name: 'limits', stop: () => limits.close() },
       audit.module,
       operators.module,
       settings.module,
