@@ -102,6 +102,7 @@ export class PostgresLeadership implements Leadership {
     clearTimeout(this.timer);
     await this.round;
     await this.lose('stopping');
+    this.dropClient();
   }
 
   private schedule(delay: number) {
