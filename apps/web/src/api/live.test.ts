@@ -6,7 +6,8 @@ import { accountKeys } from './queries/account';
 import { orderKeys, OrderStatus, type OrderPages, type OrderStatusValue } from './queries/orderKeys';
 import { ScriptedSocket } from './scriptedSocket';
 import { LiveSocket } from './socket';
-import type { Balance, Order, OrderPage } from './types';
+import { useNoticeToasts } from '../stores/noticeToasts';
+import type { AccountNotice, Balance, Order, OrderPage } from './types';
 
 const order = (Id: number, Status: OrderStatusValue) => ({ Id, Status }) as Order;
 
@@ -86,7 +87,15 @@ describe('live order events while the Orders screen is not shown', () => {
       { type: 'sub', topic: SocketTopic.forexClosed },
       { type: 'sub', topic: SocketTopic.forexFilled },
       { type: 'sub', topic: SocketTopic.wallet },
+      { type: 'sub', topic: SocketTopic.notice },
     ]);
+  });
+
+  it('an account notice pushed on any screen becomes a toast', () => {
+    const notice = { id: 41, kind: 'order', reason: 'take_profit', order_id: 8, profit: 9.2 } as AccountNotice;
+    latest().receive({ type: SocketTopic.notice, data: notice });
+    latest().receive({ type: SocketTopic.notice, data: notice });
+    expect(useNoticeToasts.getState().shown).toEqual([notice]);
   });
 
   it('a fill moves the order from Pending to Positions in the cache, and the balance follows', async () => {

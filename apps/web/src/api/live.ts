@@ -1,12 +1,14 @@
 import { SOCKET_PATH, SocketTopic } from '@pipwise/domain';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { useNoticeToasts } from '../stores/noticeToasts';
 import { accountKeys } from './queries/account';
+import { accountNoticeKeys } from './queries/accountNoticeKeys';
 import { depositKeys, withdrawKeys } from './queries/cashierKeys';
 import { marketKeys } from './queries/market';
 import { mapOrders, orderKeys, OrderStatus, type OrderPages, type OrderStatusValue } from './queries/orderKeys';
 import { LiveSocket } from './socket';
-import type { DayMarketTick, ForexTradePush, Order, TradePair } from './types';
+import type { AccountNotice, DayMarketTick, ForexTradePush, Order, TradePair } from './types';
 
 export const liveSocket = new LiveSocket({
   url: () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${SOCKET_PATH}`,
@@ -72,7 +74,7 @@ function refetchNow(client: QueryClient, queryKey: readonly unknown[]) {
  * (DAY_MARKET → trade lists, FOREX_TRADE → holding orders and account figures, FOREX_CLOSED → drops the
  * closed orders and refreshes history and the money figures, FOREX_FILLED → moves filled orders from
  * pending to holding, WALLET → a deposit or withdrawal changed: the money figures, the ledger and the
- * records).
+ * records, NOTICE → an account notice: a toast on whatever screen is up, and the list under the bell).
  */
 export function connectLiveData(client: QueryClient, socket: LiveSocket) {
   const stops = [
@@ -114,15 +116,19 @@ export function connectLiveData(client: QueryClient, socket: LiveSocket) {
       refetchNow(client, depositKeys.records());
       refetchNow(client, withdrawKeys.records());
     }),
+    socket.on(SocketTopic.notice, (data) => {
+      useNoticeToasts.getState().show(data as AccountNotice);
+      refetchNow(client, accountNoticeKeys.all);
+    }),
   ];
   return () => stops.forEach((stop) => stop());
 }
 
 /**
  * The signed-in user's account events: an order's fill, close (by the user, TP/SL or stop-out) or cancel,
- * and a deposit's or withdrawal's change of status.
+ * a deposit's or withdrawal's change of status, and the account notices of what the engine did.
  */
-const ORDER_EVENTS = [SocketTopic.forexClosed, SocketTopic.forexFilled, SocketTopic.wallet] as const;
+const ORDER_EVENTS = [SocketTopic.forexClosed, SocketTopic.forexFilled, SocketTopic.wallet, SocketTopic.notice] as const;
 
 /**
  * Subscribes to the user's order events on every screen, not only while Orders is shown: they move rows

@@ -5,6 +5,8 @@
  */
 export type {
   AccountFiguresView as AccountFigures,
+  AccountNoticeListView as AccountNoticePage,
+  AccountNoticeView as AccountNotice,
   AreaView as AreaCode,
   BalanceView as Balance,
   BasicInfoView as BasicInfo,

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Activity, Suspense, useEffect, useRef, useState } from 'react';
+import { Activity, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { liveSocket, useOrderEvents } from '../api/live';
@@ -9,10 +9,14 @@ import { ConnectionBanner } from '../components/ConnectionBanner';
 import { ScreenBoundary } from '../components/ScreenBoundary';
 import { PageSkeleton } from '../components/states';
 import { CompanySite } from '../company/CompanySite';
+import { useNoticeToasts } from '../stores/noticeToasts';
 import { useSession } from '../stores/session';
 import { loginPath, Paths } from '../routing/paths';
 import { TABS } from './tabs';
 import './shell.css';
+
+/** Loaded with the first account notice pushed, not with the first screen. */
+const NoticeToasts = lazy(() => import('../components/NoticeToasts'));
 
 /**
  * The frame of every route: the live socket (and the signed-in user's order events), the tab screens kept alive (scroll, chosen tab and loaded
@@ -26,6 +30,7 @@ export function Shell() {
   const token = useSession((state) => state.token);
   const [visited, setVisited] = useState<string[]>([]);
   useUserInfoQuery();
+  const toasts = useNoticeToasts((state) => state.shown.length > 0);
 
   const tab = TABS.find((candidate) => candidate.path === location.pathname);
   const blocked = tab?.requiresLogin && !token;
@@ -57,6 +62,11 @@ export function Shell() {
   return (
     <div className="app">
       <ConnectionBanner />
+      {token && toasts && (
+        <Suspense fallback={null}>
+          <NoticeToasts />
+        </Suspense>
+      )}
       <CompanySite />
       {kept.map(({ path, Screen }) => (
         <Activity key={path} mode={path === tab?.path ? 'visible' : 'hidden'}>

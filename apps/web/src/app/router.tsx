@@ -38,6 +38,7 @@ const WalletPage = lazyScreen(() => import('../features/wallet/WalletPage'));
 const HistoryPage = lazyScreen(() => import('../features/history/HistoryPage'));
 const SystemPage = lazyScreen(() => import('../features/system/SystemPage'));
 const ChatPage = lazyScreen(() => import('../features/chat/ChatPage'));
+const AccountNoticesPage = lazyScreen(() => import('../features/notices/AccountNoticesPage'));
 const FeedbackPage = lazyScreen(() => import('../features/feedback/FeedbackPage'));
 const InvitePage = lazyScreen(() => import('../features/invite/InvitePage'));
 const PasswordPage = lazyScreen(() => import('../features/password/PasswordPage'));
@@ -83,6 +84,7 @@ const routes: RouteObject[] = [
           { path: Paths.chat, element: <ChatPage /> },
           { path: Paths.email, element: <ComplaintEmailPage /> },
           { path: Paths.announcement, element: <AnnouncementPage /> },
+          { path: Paths.accountNotices, element: <AccountNoticesPage /> },
         ],
       },
       { path: '/mine', element: <Navigate to={Paths.user} replace /> },

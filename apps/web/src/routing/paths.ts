@@ -25,6 +25,8 @@ export const Paths = {
   invite: '/mine/invite',
   email: '/mine/email',
   announcement: '/mine/announcement',
+  /** The signed-in user's account notices (the list under the bell). */
+  accountNotices: '/mine/notices',
   password: '/mine/password',
   chat: '/mine/chat',
   system: '/mine/system',

@@ -1,17 +1,20 @@
 import { SocketTopic } from '@pipwise/domain';
 import { Tabs } from 'antd-mobile';
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useSocketMessage, useTopic } from '../../api/live';
 import { useAccountFiguresQuery, useLiveAccountQuery } from '../../api/queries/account';
 import { OrderStatus, type OrderStatusValue } from '../../api/queries/orderKeys';
 import { profitTone } from '../../components/market';
+import { LazyNoticeBell } from '../../components/LazyNoticeBell';
 import { Screen } from '../../components/Screen';
 import { formatMoney, formatProfit } from '../../i18n/format';
 import { OrderDetail } from './OrderDetail';
 import { OrderList } from './OrderList';
 import './order.css';
+
+const RiskPanel = lazy(() => import('../../components/RiskPanel'));
 
 const TABS = [
   { status: OrderStatus.holding, labelKey: 'order.holding' },
@@ -67,7 +70,11 @@ export default function OrderPage() {
           <span className="label">{t('order.used_margin')}</span>
           <span className="num">{formatMoney(usedMargin)}</span>
         </div>
+        <LazyNoticeBell />
       </section>
+      <Suspense fallback={<div className="risk-panel" aria-busy="true" />}>
+        <RiskPanel />
+      </Suspense>
       <Tabs
         activeKey={String(status)}
         onChange={(key) => setStatus(Number(key) as OrderStatusValue)}

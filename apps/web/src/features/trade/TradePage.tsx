@@ -6,16 +6,20 @@ import { useTranslation } from 'react-i18next';
 import { useTopic } from '../../api/live';
 import { PERIODS, useKlineQuery, useTradeListQuery, type Period } from '../../api/queries/market';
 import { Change, PairLogo, Price } from '../../components/market';
+import { LazyNoticeBell } from '../../components/LazyNoticeBell';
 import { Screen } from '../../components/Screen';
 import { currentLanguage } from '../../i18n';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { useTradePrefs } from '../../stores/prefs';
+import { useSession } from '../../stores/session';
 import { isOpen } from '../../components/PairRow';
 import { OrderForm } from './OrderForm';
 import { useLiveKlines } from './useLiveKlines';
 import './trade.css';
 
 const CandleChart = lazy(() => import('./CandleChart'));
+/** Not on the first screen's path: it comes with the figures it shows, after them. */
+const RiskPanel = lazy(() => import('../../components/RiskPanel'));
 
 export default function TradePage() {
   const { t } = useTranslation();
@@ -23,6 +27,7 @@ export default function TradePage() {
   const { pairId, setPairId } = useTradePrefs();
   const [period, setPeriod] = useState<Period>('1min');
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const signedIn = useSession((state) => Boolean(state.token));
   useTopic(SocketTopic.dayMarket);
 
   const list = pairs.data ?? [];
@@ -55,6 +60,7 @@ export default function TradePage() {
           <Price value={quote?.Close} precision={pair.PricePrecision} className="trade-price" />
           {isOpen(pair) ? <Change value={quote?.Change} /> : <span className="closed-label">{t('home.closed')}</span>}
         </div>
+        <LazyNoticeBell />
       </header>
 
       <div className="period-bar" role="group" aria-label={t('trade.period')}>
@@ -91,6 +97,12 @@ export default function TradePage() {
       </section>
 
       <OrderForm key={pair.Id} pair={pair} />
+
+      {signedIn && (
+        <Suspense fallback={<div className="risk-panel" aria-busy="true" />}>
+          <RiskPanel />
+        </Suspense>
+      )}
 
       <Popup visible={drawerOpen} onMaskClick={() => setDrawerOpen(false)} position="left" bodyClassName="side-popup">
         <h2 className="side-popup-title">{t('trade.choose_pair')}</h2>
