@@ -119,6 +119,8 @@ export function connectLiveData(client: QueryClient, socket: LiveSocket) {
     socket.on(SocketTopic.notice, (data) => {
       useNoticeToasts.getState().show(data as AccountNotice);
       refetchNow(client, accountNoticeKeys.all);
+      // A margin call may follow an operator's change of the levels, which the figures carry.
+      refetchNow(client, accountKeys.money());
     }),
   ];
   return () => stops.forEach((stop) => stop());
