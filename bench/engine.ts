@@ -127,7 +127,7 @@ let stopOuts = 0;
 
 const byId = new Map(allOrders().map((o) => [o.id, o]));
 const trading = {
-  settings: async () => ({ feeType: 2, stopOutLevel: dec(50), demoStartBalance: dec(100000) }),
+  settings: async () => ({ feeType: 2, stopOutLevel: dec(50), marginCallLevel: dec(100), demoStartBalance: dec(100000) }),
   openOrderOwners: async () => [...ordersByUser.keys()],
   openOrders: async (userIds: number[]) =>
     userIds.flatMap((id) => ordersByUser.get(id) ?? []).filter((o) => o.status !== OrderStatus.history),

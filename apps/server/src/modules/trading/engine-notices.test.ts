@@ -57,7 +57,7 @@ describe('risk engine order notices', () => {
   const startEngine = async () => {
     const started = new RiskEngine({
       trading: {
-        settings: async () => ({ feeType: 2, stopOutLevel: dec(50), demoStartBalance: dec(0) }),
+        settings: async () => ({ feeType: 2, stopOutLevel: dec(50), marginCallLevel: dec(100), demoStartBalance: dec(0) }),
         openOrderOwners: async () => (stored.orders.length > 0 ? [7] : []),
         openOrders: async () => {
           reads += 1;

@@ -72,7 +72,7 @@ describe('FOREX_TRADE coalescing', () => {
     let online: number[] = [];
     engine = new RiskEngine({
       trading: {
-        settings: async () => ({ feeType: 2, stopOutLevel: dec(50), demoStartBalance: dec(0) }),
+        settings: async () => ({ feeType: 2, stopOutLevel: dec(50), marginCallLevel: dec(100), demoStartBalance: dec(0) }),
         openOrderOwners: async () => [7],
         openOrders: async () => [position],
       } as unknown as TradingService,

@@ -112,8 +112,8 @@ export class RiskEngine {
     for (const userId of [...this.watch.userIds()]) this.watch.removeAccount(userId);
     this.versions.clear();
     this.aheadAtRefresh.clear();
-    const { stopOutLevel } = await this.deps.trading.settings();
-    this.watch.setStopOutLevel(stopOutLevel.toNumber());
+    const { stopOutLevel, marginCallLevel } = await this.deps.trading.settings();
+    this.watch.setLevels(stopOutLevel.toNumber(), marginCallLevel.toNumber());
     // Listening before the load: a change committed while it reads (by a gateway) may be missing from
     // what it read, so those accounts are read again once it is done.
     const heardWhileLoading = new Set<number>();
@@ -190,13 +190,22 @@ export class RiskEngine {
   /**
    * Every open order of every account, from the database, a page of accounts at a time so that the
    * book never sits in memory twice (as rows and as the index), each page read as a reload reads
-   * (versions first), so that the notices that follow apply without a read.
+   * (versions first), so that the notices that follow apply without a read. The next page is read
+   * while this one is indexed: the database and the index each keep one core busy.
    */
   async loadAll() {
     const owners = await this.deps.trading.openOrderOwners();
-    for (let start = 0; start < owners.length; start += LOAD_PAGE_ACCOUNTS) {
-      const page = owners.slice(start, start + LOAD_PAGE_ACCOUNTS);
-      await this.reloadNow(page);
+    const pages: number[][] = [];
+    for (let start = 0; start < owners.length; start += LOAD_PAGE_ACCOUNTS)
+      pages.push(owners.slice(start, start + LOAD_PAGE_ACCOUNTS));
+    let reading: ReturnType<RiskEngine['readAccounts']> | undefined;
+    for (const [index, page] of pages.entries()) {
+      const read = await (reading ?? this.readAccounts(page));
+      const following = pages[index + 1];
+      reading = following && this.readAccounts(following);
+      // A failed read ahead is thrown when its turn comes; until then it must not count as unhandled.
+      reading?.catch(() => undefined);
+      this.applyAccounts(page, read);
     }
   }
 
@@ -245,8 +254,16 @@ export class RiskEngine {
    * notice has meanwhile taken past that version keeps what the notice gave it.
    */
   private async reloadNow(userIds: number[]) {
+    this.applyAccounts(userIds, await this.readAccounts(userIds));
+  }
+
+  private async readAccounts(userIds: number[]) {
     const balances = await this.deps.wallet.balances(userIds);
-    const byUser = this.groupByUser(await this.deps.trading.openOrders(userIds));
+    return { balances, orders: await this.deps.trading.openOrders(userIds) };
+  }
+
+  private applyAccounts(userIds: number[], { balances, orders }: Awaited<ReturnType<RiskEngine['readAccounts']>>) {
+    const byUser = this.groupByUser(orders);
     for (const userId of userIds) {
       const wallet = balances.get(userId);
       const known = this.versions.get(userId);
@@ -337,8 +354,8 @@ export class RiskEngine {
    * version (loaded at start) just takes the new balance.
    */
   private async refreshBalances() {
-    const { stopOutLevel } = await this.deps.trading.settings();
-    this.watch.setStopOutLevel(stopOutLevel.toNumber());
+    const { stopOutLevel, marginCallLevel } = await this.deps.trading.settings();
+    this.watch.setLevels(stopOutLevel.toNumber(), marginCallLevel.toNumber());
     const userIds = [...this.watch.userIds()];
     const wallets =
       userIds.length > 0 ? await this.deps.wallet.balances(userIds) : new Map<number, { balance: string; version: number }>();

@@ -57,8 +57,8 @@ export interface MarginCallDeps {
 }
 
 /**
- * Margin calls: every MARGIN_CALL_SWEEP_MS the engine's book is screened with its floats, and the
- * accounts that look at or below the margin-call level are measured exactly (Decimal, at the current
+ * Margin calls: every MARGIN_CALL_SWEEP_MS the accounts that the engine's book, screening with its
+ * floats as it evaluates them, holds at or below the margin-call level are measured exactly (Decimal, at the current
  * quotes) before they count. Only changes are published, so a crossing is told once however many
  * ticks it stays there; the notices module makes it once across processes and restarts too.
  */
@@ -82,10 +82,14 @@ export class MarginCalls {
 
   private async look() {
     const levels = await this.deps.levels();
+    // The watch draws its bands to these levels: a changed setting takes effect at the next look.
+    this.deps.watch.setLevels(levels.stopOutLevel.toNumber(), levels.marginCallLevel.toNumber());
     const callLevel = levels.marginCallLevel.toNumber();
     const now = new Map<number, MarginCallFigures>();
     let screened = 0;
-    for (const userId of [...this.deps.watch.userIds()]) {
+    // The watch keeps the accounts its floats put at or below the margin-call level as it evaluates
+    // them: a look costs what is in margin call, not what is open.
+    for (const userId of [...this.deps.watch.marginCallCandidates()]) {
       if (++screened % SWEEP_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
       const figures = this.deps.watch.screened(userId);
       if (!figures || !(figures.usedMargin > 0)) continue;

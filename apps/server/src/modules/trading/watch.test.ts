@@ -223,7 +223,7 @@ describe('position watch', () => {
     );
   });
 
-  it('flags for stop-out every account a full scan finds at or below the level, looking only where a band was left', () => {
+  it('flags for stop-out (and finds in margin call) every account a full scan finds at or below the level, looking only where a band was left', () => {
     const INSTRUMENTS = [7, 8, 9];
     const position = fc.record({
       instrumentId: fc.constantFrom(...INSTRUMENTS),
@@ -252,12 +252,17 @@ describe('position watch', () => {
         userId: fc.integer({ min: 1, max: 5 }),
         balance: fc.integer({ min: 0, max: 400 }),
       }),
-      fc.record({ kind: fc.constant('level' as const), level: fc.constantFrom(20, 50, 100) }),
+      fc.record({
+        kind: fc.constant('level' as const),
+        level: fc.constantFrom(20, 50, 100),
+        callLevel: fc.constantFrom(50, 80, 100, 150),
+      }),
     );
     fc.assert(
       fc.property(fc.array(account, { minLength: 1, maxLength: 5 }), fc.array(step, { maxLength: 120 }), (accounts, steps) => {
-        const watch = new PositionWatch(50);
+        const watch = new PositionWatch(50, 100);
         let level = 50;
+        let callLevel = 100;
         const quotes = new Map<number, { bid: number; ask: number; rate: number }>();
         /** In hundredths: prices walk from 10.00, the rate from 1.00. */
         const bids = new Map<number, number>();
@@ -282,8 +287,8 @@ describe('position watch', () => {
             ),
           ),
         );
-        /** Equity over the stop-out threshold, position by position (positive: above it). */
-        const room = (index: number) => {
+        /** Equity over a level's threshold (the stop-out level's unless told), position by position (positive: above it). */
+        const room = (index: number, at = level) => {
           const spec = accounts[index]!;
           let equity = balances[index]!;
           let used = 0;
@@ -295,18 +300,28 @@ describe('position watch', () => {
             const open = held.open / 100;
             equity += (held.side === 1 ? quantity * (quote.bid - open) : quantity * (open - quote.ask)) * quote.rate;
           }
-          return equity - (level * used) / 100;
+          return equity - (at * used) / 100;
         };
+        const inMarginCallAsScanned = () =>
+          accounts.forEach((_, index) => {
+            const margin = room(index, callLevel);
+            if (margin < -1e-6) expect(watch.marginCallCandidates()).toContain(index + 1);
+            if (margin > 1e-6) expect(watch.marginCallCandidates()).not.toContain(index + 1);
+          });
+        inMarginCallAsScanned();
         for (const change of steps) {
           if (change.kind === 'balance') {
             if (change.userId > accounts.length) continue;
             balances[change.userId - 1] = change.balance;
             watch.setBalance(change.userId, String(change.balance));
+            inMarginCallAsScanned();
             continue;
           }
           if (change.kind === 'level') {
             level = change.level;
-            watch.setStopOutLevel(level);
+            callLevel = change.callLevel;
+            watch.setLevels(level, callLevel);
+            inMarginCallAsScanned();
             continue;
           }
           const bid = (bids.get(change.instrumentId) ?? 1000) + change.move;
@@ -323,6 +338,7 @@ describe('position watch', () => {
             if (change.tradable && margin < -1e-6) expect(flagged).toContain(index + 1);
             if (!change.tradable || margin > 1e-6) expect(flagged).not.toContain(index + 1);
           });
+          inMarginCallAsScanned();
         }
       }),
       { numRuns: 600 },

@@ -88,8 +88,8 @@ interface InstrumentState {
   holders: ExposureTable;
   /** Stop-out bands of the holders (user ids), one book per edge, by the exposure table's column. */
   bands: Record<BandColumn, LevelBook<BandEdge>>;
-  /** Holders screened at or below the stop-out level: looked at on every tick. */
-  underwater: Set<number>;
+  /** Holders screened at or below the higher of the margin-call and stop-out levels: looked at on every tick. */
+  nearLevel: Set<number>;
   bid: number;
   ask: number;
   usdRate: number;
@@ -111,6 +111,10 @@ export class PositionWatch {
   private readonly figures = new AccountSlots();
   private readonly orders = new OrderColumns();
   private stopOutLevel: number;
+  /** Where an account is in margin call (a margin level in %, like the stop-out level); at most the stop-out level, none. */
+  private marginCallLevel: number;
+  /** Accounts screened at or below the margin-call level, kept as they are evaluated. */
+  private readonly marginCallSet = new Set<number>();
   private readonly levelOf = (key: TriggerKey) => {
     const slot = key >> 2;
     const kind = key & 3;
@@ -120,15 +124,26 @@ export class PositionWatch {
   private readonly compareTriggers = (a: TriggerKey, b: TriggerKey) =>
     this.orders.id[a >> 2]! - this.orders.id[b >> 2]! || (a & 3) - (b & 3);
 
-  constructor(stopOutLevel: number) {
+  constructor(stopOutLevel: number, marginCallLevel = stopOutLevel) {
     this.stopOutLevel = stopOutLevel;
+    this.marginCallLevel = marginCallLevel;
   }
 
-  /** A new stop-out level moves every account's room: each is evaluated again (only when it changed). */
-  setStopOutLevel(level: number) {
-    if (level === this.stopOutLevel) return;
-    this.stopOutLevel = level;
+  /** New levels move every account's room: each is evaluated again (only when one changed). */
+  setLevels(stopOutLevel: number, marginCallLevel = this.marginCallLevel) {
+    if (stopOutLevel === this.stopOutLevel && marginCallLevel === this.marginCallLevel) return;
+    this.stopOutLevel = stopOutLevel;
+    this.marginCallLevel = marginCallLevel;
     for (const account of this.accounts.values()) this.evaluate(account);
+  }
+
+  /**
+   * Accounts whose screened margin level is at or below the margin-call level: kept up to date as
+   * accounts are evaluated (their bands are drawn to that level too), so finding them costs nothing
+   * per account watched. Floats: candidates for an exact measure.
+   */
+  marginCallCandidates(): ReadonlySet<number> {
+    return this.marginCallSet;
   }
 
   get accountCount() {
@@ -168,7 +183,7 @@ export class PositionWatch {
           rateLow: new LevelBook('fall', ownLevel, compareUsers),
           rateHigh: new LevelBook('rise', ownLevel, compareUsers),
         },
-        underwater: new Set(),
+        nearLevel: new Set(),
         bid: 0,
         ask: 0,
         usdRate: 1,
@@ -319,6 +334,7 @@ export class PositionWatch {
     if (!account) return;
     while (account.head !== NO_SLOT) this.dropOrder(account, account.head);
     this.clearBands(account);
+    this.markMarginCall(account, false);
     for (const instrumentId of account.instruments) this.instrument(instrumentId).holders.remove(userId);
     this.figures.release(account.slot);
     this.accounts.delete(userId);
@@ -392,7 +408,7 @@ export class PositionWatch {
     state.ask = ask;
     state.usdRate = usdRate;
     state.quoted = true;
-    const revisit = new Set<number>(everyHolder ? state.holders.userIds.subarray(0, state.holders.count) : state.underwater);
+    const revisit = new Set<number>(everyHolder ? state.holders.userIds.subarray(0, state.holders.count) : state.nearLevel);
     if (!everyHolder) {
       const { bands } = state;
       for (const [column, price] of [
@@ -430,22 +446,30 @@ export class PositionWatch {
   }
 
   /**
-   * Screens the account at the current marks and sets its bands again: at or below the stop-out level
-   * it is marked underwater on each of its instruments; above it, its room (equity over the level) is
+   * Screens the account at the current marks and sets its bands again. At or below the higher of the
+   * margin-call and stop-out levels it is looked at on every tick of its instruments (and marked in
+   * margin call, or underwater at the stop-out level); above it, its room (equity over that level) is
    * shared equally among its quoted instruments, and each gets the band within which its P&L cannot
-   * lose more than its share.
+   * lose more than its share — so no account reaches either level without being evaluated.
    */
   private evaluate(account: Account) {
     this.clearBands(account);
     const used = this.figures.usedMargin[account.slot]!;
     // Without margin in use there is nothing to stop out.
-    if (!(used > 0)) return;
-    const threshold = (this.stopOutLevel * used) / 100;
-    const room =
-      this.figures.balance[account.slot]! + this.floatingOf(account) - (threshold + Math.abs(threshold) * RELATIVE_TOLERANCE);
+    if (!(used > 0)) {
+      this.markMarginCall(account, false);
+      return;
+    }
+    const equity = this.figures.balance[account.slot]! + this.floatingOf(account);
+    const roomAbove = (level: number) => {
+      const threshold = (level * used) / 100;
+      return equity - (threshold + Math.abs(threshold) * RELATIVE_TOLERANCE);
+    };
+    this.markMarginCall(account, roomAbove(this.marginCallLevel) <= 0);
+    const room = roomAbove(Math.max(this.stopOutLevel, this.marginCallLevel));
     if (room <= 0) {
-      account.underwater = true;
-      for (const instrumentId of account.instruments) this.instrument(instrumentId).underwater.add(account.userId);
+      account.underwater = roomAbove(this.stopOutLevel) <= 0;
+      for (const instrumentId of account.instruments) this.instrument(instrumentId).nearLevel.add(account.userId);
       return;
     }
     const quoted = account.instruments.filter((instrumentId) => this.instrument(instrumentId).quoted);
@@ -486,11 +510,16 @@ export class PositionWatch {
     }
   }
 
-  /** Takes the account's bands out of the books and its underwater marks off its instruments. */
+  private markMarginCall(account: Account, inCall: boolean) {
+    if (inCall) this.marginCallSet.add(account.userId);
+    else this.marginCallSet.delete(account.userId);
+  }
+
+  /** Takes the account's bands out of the books and its every-tick marks off its instruments. */
   private clearBands(account: Account) {
     for (const instrumentId of account.instruments) {
       const state = this.instrument(instrumentId);
-      state.underwater.delete(account.userId);
+      state.nearLevel.delete(account.userId);
       const row = state.holders.rowFor(account.userId);
       if (row === undefined) continue;
       for (const column of BAND_COLUMNS) {
