@@ -78,4 +78,22 @@ describe(`abuse limits shared through Redis (${kind})`, () => {
     expect(statuses.slice(0, max).every((status) => status === 200)).toBe(true);
     expect(statuses.slice(max)).toEqual([429, 429, 429, 429]);
   });
+
+  it("counts in each gateway's memory while Redis is down, and fails no request", async () => {
+    await redis.stop();
+    const { max } = ROUTE_LIMITS.login;
+    const statuses: number[] = [];
+    for (let i = 0; i < max + 2; i++) {
+      const response = await fetch(`${servers[0].baseUrl}${ApiPath.login}`, {
+        method: 'POST',
+        headers: { lang: 'en', 'content-type': 'application/json' },
+        body: JSON.stringify({ account: 'nobody@example.com', password: 'wrong' }),
+      });
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, max).every((status) => status < 400)).toBe(true);
+    expect(statuses.slice(max)).toEqual([429, 429]);
+    await redis.resume();
+  });
 });

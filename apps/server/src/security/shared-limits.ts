@@ -23,8 +23,9 @@ export class SharedLimits {
 
   constructor(redisUrl: string | undefined, log?: Pick<FastifyBaseLogger, 'warn'>) {
     if (!redisUrl) return;
-    // No offline queue: a count asked while Redis is down goes to memory at once instead of waiting.
-    this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    // No offline queue: a count asked while Redis is down goes to memory at once instead of waiting; and
+    // one that gets no answer (a connection silently gone) goes there after a second, not never.
+    this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 });
     let logged = false;
     this.redis.on('error', (error: Error) => {
       if (!logged) log?.warn({ err: error }, 'shared limits: Redis error, counting in memory until it is back');
