@@ -144,6 +144,7 @@ const trading = {
 } as unknown as TradingService;
 const wallet = {
   balances: async (userIds: number[]) => new Map(userIds.map((id) => [id, { balance: '100000.00', version: 0 }])),
+  changedSince: async () => ({ changed: new Map(), next: new Date().toISOString() }),
 } as unknown as WalletService;
 
 const bus = new InMemoryEventBus();

@@ -2,7 +2,7 @@ import { accountFigures, fillDirection, OrderStatus, type Dec, type OrderSideVal
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../../realtime/bus.js';
 import type { InstrumentInfo, MarketService, Quote } from '../market/api.js';
-import type { WalletService } from '../wallet/service.js';
+import type { CashAt, WalletService } from '../wallet/service.js';
 import { engineActionsTotal, engineTickSeconds } from '../../observability/metrics.js';
 import { presentTradePush } from './present.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
@@ -16,6 +16,8 @@ export const PUSH_INTERVAL_MS = 250;
 export const RELOAD_RETRY_MS = 1_000;
 /** Balances can change outside trading (deposits, withdrawals): re-read them this often. */
 export const BALANCE_REFRESH_MS = 5_000;
+/** Every this many balance looks, one reads every watched wallet (about every 5 minutes). */
+export const FULL_REFRESH_EVERY = 60;
 /** Accounts read per page of the start-up load. */
 const LOAD_PAGE_ACCOUNTS = 2_000;
 
@@ -85,6 +87,9 @@ export class RiskEngine {
   private readonly versions = new Map<number, number>();
   /** Versions the last balance refresh found ahead of the watched ones. */
   private readonly aheadAtRefresh = new Map<number, number>();
+  /** Where the next look for changed wallets starts (the database's time), and looks since a full one. */
+  private changesSince: string | null = null;
+  private looksSinceFull = 0;
   private reloading: Promise<void> | null = null;
   /** The balance refresh in flight: `stop` waits for it, so that nothing reads after the database closes. */
   private refreshing: Promise<void> | null = null;
@@ -353,17 +358,29 @@ export class RiskEngine {
    * at two refreshes in a row (no notice caught it up in between) is read again; one at an unknown
    * version (loaded at start) just takes the new balance.
    */
-  private async refreshBalances() {
+  /**
+   * Balances changed outside the engine's notices (deposits, withdrawals, adjustments): the wallets
+   * changed since the last look, and every FULL_REFRESH_EVERY looks every watched wallet, so that this
+   * costs what changed, not what is open.
+   */
+  async refreshBalances() {
     const { stopOutLevel, marginCallLevel } = await this.deps.trading.settings();
     this.watch.setLevels(stopOutLevel.toNumber(), marginCallLevel.toNumber());
-    const userIds = [...this.watch.userIds()];
-    const wallets =
-      userIds.length > 0 ? await this.deps.wallet.balances(userIds) : new Map<number, { balance: string; version: number }>();
+    const full = this.changesSince === null || ++this.looksSinceFull >= FULL_REFRESH_EVERY;
+    const { changed, next } = await this.deps.wallet.changedSince(this.changesSince);
+    this.changesSince = next;
+    let wallets = changed;
+    if (full) {
+      this.looksSinceFull = 0;
+      const userIds = [...this.watch.userIds()];
+      wallets = userIds.length > 0 ? await this.deps.wallet.balances(userIds) : new Map<number, CashAt>();
+    }
     for (const [userId, seen] of this.aheadAtRefresh) {
       if ((this.versions.get(userId) ?? -1) < seen) this.requestReload(userId);
     }
     this.aheadAtRefresh.clear();
     for (const [userId, wallet] of wallets) {
+      if (!this.watch.hasAccount(userId)) continue;
       const known = this.versions.get(userId);
       if (known === undefined || wallet.version === known) this.watch.setBalance(userId, wallet.balance);
       else if (wallet.version > known) this.aheadAtRefresh.set(userId, wallet.version);

@@ -35,6 +35,19 @@ export interface WalletAt extends WalletBalance {
   version: number;
 }
 
+/** A cash balance as exact text with its wallet's version (what the risk engine watches). */
+export interface CashAt {
+  balance: string;
+  version: number;
+}
+
+/**
+ * How far back a look for changed wallets reaches past the last one: a wallet's change is stamped with
+ * the time its transaction began and seen when that commits, which every wallet change does within
+ * seconds (the engine also reads every watched wallet now and then, for any that took longer).
+ */
+const CHANGE_OVERLAP = '60 seconds';
+
 /** Moves a wallet only if it is still at the version the caller read (see `claimedCte`). */
 export interface WalletClaim {
   userId: number;
@@ -80,7 +93,7 @@ export class WalletService {
     await tx.execute(sql`SELECT user_id FROM ${wallets} WHERE user_id = ANY(${idArray(userIds)}) ORDER BY user_id FOR UPDATE`);
     const rows = rowsOf(
       await tx.execute(sql`
-        UPDATE ${wallets} SET version = version + 1 WHERE user_id = ANY(${idArray(userIds)})
+        UPDATE ${wallets} SET version = version + 1, updated_at = now() WHERE user_id = ANY(${idArray(userIds)})
         RETURNING user_id, balance, lock_balance, version`),
     );
     return new Map(
@@ -238,9 +251,29 @@ export class WalletService {
     return after;
   }
 
+  /**
+   * Wallets changed since `since` (the database's time, as this answered last; null: none), with the
+   * time to ask from next: the database's now less `CHANGE_OVERLAP`, since `updated_at` is the time its
+   * transaction began and a change becomes visible only when that commits. Without an index on
+   * `updated_at` this scans the wallets in the database, and sends over only those that changed.
+   */
+  async changedSince(since: string | null): Promise<{ changed: Map<number, CashAt>; next: string }> {
+    const rows = rowsOf(
+      await this.db.execute(sql`
+        WITH t AS (SELECT (now() - ${CHANGE_OVERLAP}::interval)::text AS next)
+        SELECT t.next, w.user_id, w.balance, w.version
+        FROM t LEFT JOIN ${wallets} w ON w.updated_at >= ${since}::timestamptz`),
+    );
+    const changed = new Map<number, CashAt>();
+    for (const row of rows)
+      if (row.user_id !== null)
+        changed.set(Number(row.user_id), { balance: row.balance as string, version: Number(row.version) });
+    return { changed, next: rows[0]!.next as string };
+  }
+
   /** Cash balances of many accounts at once, with their versions (the risk engine's load and refresh). */
-  async balances(userIds: number[]): Promise<Map<number, { balance: string; version: number }>> {
-    const result = new Map<number, { balance: string; version: number }>();
+  async balances(userIds: number[]): Promise<Map<number, CashAt>> {
+    const result = new Map<number, CashAt>();
     for (let start = 0; start < userIds.length; start += 5_000) {
       const rows = rowsOf(
         await this.db.execute(
