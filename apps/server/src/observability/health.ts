@@ -73,8 +73,8 @@ function within<T>(work: Promise<T>): Promise<boolean> {
 }
 
 /**
- * /readyz: the database answers, the bus is connected (subscribed again after an outage) and its Redis
- * answers a ping, quotes are fresh while a market is open, and an engine is known. With every market
+ * /readyz: the database answers, the bus is connected (subscribed again after an outage) and both its
+ * Redis connections answer a ping, quotes are fresh while a market is open, and an engine is known. With every market
  * closed there is nothing to judge the feed or a remote engine by, and neither keeps the process out of
  * rotation. Concurrent probes share one check.
  */

@@ -162,7 +162,9 @@ export class RedisEventBus extends InMemoryEventBus {
   override async ping() {
     if (!this.up) return false;
     try {
-      return (await this.publisher.ping()) === 'PONG';
+      // Both connections: a subscriber whose connection died without a word would still look connected.
+      await Promise.all([this.publisher.ping(), this.subscriber.ping()]);
+      return true;
     } catch {
       return false;
     }
