@@ -57,6 +57,14 @@ export class QuoteState {
     this.bucketVolume[index] = volume;
   }
 
+  /** Forgets the 24-hour window, before it is read again from the stored bars. */
+  forgetWindow() {
+    this.bucketMinute.fill(-Infinity);
+    this.evictedClose = undefined;
+    this.evictedMinute = -Infinity;
+    this.version += 1;
+  }
+
   /** Sets the starting quote (last stored close or base price) without counting it as trading. */
   start(bid: string, ask: string, time: number) {
     this.bid = bid;

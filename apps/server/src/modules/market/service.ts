@@ -117,7 +117,11 @@ export class MarketEngine implements MarketService {
     this.following?.();
     this.following = undefined;
     const now = this.deps.clock.now().getTime();
-    if (this.options.backfill && !this.lastBackfill) await this.backfill(now);
+    if (this.options.backfill && !this.lastBackfill) {
+      const written = await this.backfill(now);
+      // The history it wrote (a first start, or a long time without a leader) makes the 24-hour figures.
+      if (written > 0) await this.pipeline.restore(now);
+    }
     await this.pipeline.resume();
     this.options.source.start(
       [...this.table.values()].map((entry) => entry.feed),
@@ -135,7 +139,8 @@ export class MarketEngine implements MarketService {
     this.follow();
   }
 
-  private async backfill(now: number) {
+  /** Generates the missing history up to `now`; answers the rows written. */
+  private async backfill(now: number): Promise<number> {
     const { db } = this.deps.database;
     const started = performance.now();
     const report = await backfillHistory(
@@ -149,6 +154,7 @@ export class MarketEngine implements MarketService {
     );
     this.lastBackfill = { ...report, ms: Math.round(performance.now() - started) };
     if (report.rowsWritten > 0) this.deps.log.info(this.lastBackfill, 'market history back-filled');
+    return report.rowsWritten;
   }
 
   // ── operators' changes ────────────────────────────────────────────────────────────────────────────

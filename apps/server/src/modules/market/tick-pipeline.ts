@@ -28,6 +28,8 @@ export class TickPipeline {
   async restore(now: number) {
     const { db } = this.deps.database;
     this.continueBars(await readLatestBars(db));
+    // Read again after a back-fill: a minute already counted must not count twice.
+    for (const entry of this.table.values()) entry.quote.forgetWindow();
     // Hourly bars of the last three days give the 24-hour figures (and, after a weekend, the last close).
     const since = Math.floor(now / 1000) - 3 * 86400;
     const hourly = await db
