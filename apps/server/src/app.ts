@@ -6,13 +6,14 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import { ResponseCode } from '@pipwise/domain';
 import type { AppContext } from './modules.js';
 import { registerAuth } from './http/auth.js';
 import { proxyTrust } from './http/client-address.js';
 import { registerEnvelope } from './http/envelope.js';
 import { registerApiDocuments } from './http/openapi.js';
 import { registerOperatorAuth } from './http/operator.js';
-import { clientErrorHandler, frameworkErrors, isApiRequest, registerTransport } from './http/transport.js';
+import { clientErrorHandler, envelope, frameworkErrors, isApiRequest, registerTransport } from './http/transport.js';
 import { registerHttpMetrics } from './observability/http-metrics.js';
 
 /**
@@ -30,7 +31,7 @@ function cacheByFingerprint(res: { setHeader(name: string, value: string): unkno
  * Builds the HTTP application without listening, so tests drive it through real HTTP on port 0 or
  * through inject. Modules bring their routes; this file only sets up what every route shares.
  */
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildApp(ctx: AppContext, options: { started?: () => boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log,
     genReqId: (request) => {
@@ -45,6 +46,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   registerEnvelope(app);
+  if (options.started) refuseUntilStarted(app, options.started);
   registerTransport(app);
   registerHttpMetrics(app);
   // Built once: @fastify/helmet rebuilt the middleware (and re-parsed the policy) on every request.
@@ -118,4 +120,25 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   for (const module of ctx.modules) module.attach?.(app);
   return app;
+}
+
+/** How long a client refused while the process starts is asked to wait. */
+const STARTING_RETRY_AFTER_S = 5;
+
+/**
+ * The process listens before its modules start (the risk engine's load of a large book takes a while),
+ * so that a supervisor sees it alive on /healthz; until they have started, /readyz says so and every
+ * other request is refused with 503 and Retry-After, so nothing reaches a module half started.
+ */
+function refuseUntilStarted(app: FastifyInstance, started: () => boolean) {
+  app.addHook('onRequest', async (request, reply) => {
+    if (started()) return;
+    const pathname = request.url.split('?')[0];
+    if (pathname === '/healthz') return;
+    if (pathname === '/readyz') return reply.code(503).send({ ready: false, starting: true });
+    return reply
+      .code(503)
+      .header('retry-after', String(STARTING_RETRY_AFTER_S))
+      .send(envelope(request.lang, ResponseCode.internal, 'server_starting'));
+  });
 }

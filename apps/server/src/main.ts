@@ -46,13 +46,16 @@ const leadership = config.databaseUrl
   ? new PostgresLeadership({ databaseUrl: config.databaseUrl, db: database.db, log, campaign: config.role !== 'gateway' })
   : undefined;
 const ctx = await createContext({ config, database, bus, clock: systemClock, log, leadership, ...entryOptions });
-const app = await buildApp(ctx);
+let started = false;
+const app = await buildApp(ctx, { started: () => started });
+// Alive on /healthz while the modules start; the rest waits for them (app.ts).
+await app.listen({ port: config.port, host: config.host });
 
 for (const module of ctx.modules) await module.seed?.();
 for (const module of ctx.modules) await module.start?.();
 await ctx.leadership.start();
 await enrolFirstOperator(ctx.operators, (line) => console.log(line), `http://localhost:${config.port}`);
-await app.listen({ port: config.port, host: config.host });
+started = true;
 log.info(
   { database: database.kind, role: config.role, dataDir: config.dataDir },
   `Pipwise listening on http://localhost:${config.port}`,

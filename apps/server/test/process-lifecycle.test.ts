@@ -54,6 +54,7 @@ describe('the server process', () => {
     expect(server.output().trim()).toMatch(/^pipwise: Invalid PORT="eighty": .+$/);
   });
 
+  // A first start back-fills the charts' history before it is ready: a minute on a busy machine.
   it('starts on PGlite in DATA_DIR, serves the API, and on SIGTERM closes everything and exits 0', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'pipwise-process-'));
     dirs.push(dataDir);
@@ -75,5 +76,5 @@ describe('the server process', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('stopped');
-  });
+  }, 150_000);
 });
