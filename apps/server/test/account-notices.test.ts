@@ -1,6 +1,6 @@
 import { ApiPath, type AccountNoticeListView, type AccountNoticeView, type OrderView } from '@pipwise/domain';
 import { and, eq, gt } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { outboxMessages, users } from '../src/db/schema.js';
 import type { AccountNotices } from '../src/modules/notices/account.js';
 import type { EngineOrderOutcome } from '../src/modules/trading/outcomes.js';
@@ -23,6 +23,8 @@ describe.each(DB_KINDS)('account notices on %s', (kind) => {
     server = await startTradingServer(kind);
     eurusd = server.instrumentId('EURUSD');
     notices = (server.ctx.modules.find((m) => m.name === 'notices') as unknown as { account: AccountNotices }).account;
+    // On PostgreSQL the engine runs once this process has taken the engine's lead, shortly after start-up.
+    await vi.waitFor(() => expect(server.engine.state).toBe('running'), { timeout: 30_000, interval: 50 });
   });
   afterAll(() => server.close());
   afterEach(() => settled());
@@ -32,8 +34,9 @@ describe.each(DB_KINDS)('account notices on %s', (kind) => {
     await server.engine.settled();
     await notices.settled();
   };
-  /** A tick, then the engine's look for margin calls (its timer's work, done now). */
+  /** A tick once the engine has read what came before, then its look for margin calls (its timer's work, done now). */
   const tickAndLook = async (bid: string) => {
+    await server.engine.settled();
     await server.tick('EURUSD', bid);
     await server.engine.marginCalls.sweep();
     await settled();
@@ -74,6 +77,8 @@ describe.each(DB_KINDS)('account notices on %s', (kind) => {
       target_profit_price: '1.10100',
     });
     const order = opened.data as OrderView;
+    // The engine has read the new position (an account it did not watch yet is read, not applied from the notice).
+    await server.engine.settled();
     await server.tick('EURUSD', '1.10100'); // the bid reaches the TP: (1.101 − 1.10008) × 10,000 = 9.2
     await settled();
     stopListening();
