@@ -2,7 +2,8 @@
  * Flat, typed-array storage for the risk engine's screening arithmetic: the numbers live in parallel
  * Float64Arrays (not one object per account), contiguous and without allocation per tick.
  */
-const grow = <T extends Float64Array | Int32Array>(array: T, capacity: number): T => {
+/** A copy of a typed array with room for `capacity` elements. */
+export const grow = <T extends Float64Array | Int32Array | Uint8Array>(array: T, capacity: number): T => {
   const next = new (array.constructor as new (length: number) => T)(capacity);
   next.set(array);
   return next;

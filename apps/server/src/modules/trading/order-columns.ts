@@ -1,4 +1,5 @@
 import { OrderStatus, type FillDirection, type OrderSideValue } from '@pipwise/domain';
+import { grow } from './exposure.js';
 import type { WatchedOrder } from './watch.js';
 
 /** What a slot's level columns hold where the order has no such level. */
@@ -15,12 +16,6 @@ const fitsADouble = (text: string) =>
   (text.length <= 16 && text.includes('.')) ||
   text.length <= 15 ||
   text.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length <= 15;
-
-const grown = <T extends Float64Array | Int32Array | Uint8Array>(array: T, capacity: number): T => {
-  const next = new (array.constructor as new (length: number) => T)(capacity);
-  next.set(array);
-  return next;
-};
 
 /**
  * Every order the risk engine watches, in parallel typed arrays addressed by a reusable slot: no object,
@@ -158,20 +153,20 @@ export class OrderColumns {
   }
 
   private grow(capacity: number) {
-    this.id = grown(this.id, capacity);
-    this.userId = grown(this.userId, capacity);
-    this.instrumentId = grown(this.instrumentId, capacity);
-    this.side = grown(this.side, capacity);
-    this.status = grown(this.status, capacity);
-    this.fill = grown(this.fill, capacity);
-    this.lots = grown(this.lots, capacity);
-    this.margin = grown(this.margin, capacity);
-    this.openPrice = grown(this.openPrice, capacity);
-    this.contractSize = grown(this.contractSize, capacity);
-    this.targetPrice = grown(this.targetPrice, capacity);
-    this.takeProfit = grown(this.takeProfit, capacity);
-    this.stopLoss = grown(this.stopLoss, capacity);
-    this.next = grown(this.next, capacity);
-    this.previous = grown(this.previous, capacity);
+    this.id = grow(this.id, capacity);
+    this.userId = grow(this.userId, capacity);
+    this.instrumentId = grow(this.instrumentId, capacity);
+    this.side = grow(this.side, capacity);
+    this.status = grow(this.status, capacity);
+    this.fill = grow(this.fill, capacity);
+    this.lots = grow(this.lots, capacity);
+    this.margin = grow(this.margin, capacity);
+    this.openPrice = grow(this.openPrice, capacity);
+    this.contractSize = grow(this.contractSize, capacity);
+    this.targetPrice = grow(this.targetPrice, capacity);
+    this.takeProfit = grow(this.takeProfit, capacity);
+    this.stopLoss = grow(this.stopLoss, capacity);
+    this.next = grow(this.next, capacity);
+    this.previous = grow(this.previous, capacity);
   }
 }
