@@ -53,6 +53,11 @@ export class ExposureTable {
   buyCost = new Float64Array(16);
   sellQty = new Float64Array(16);
   sellCost = new Float64Array(16);
+  /**
+   * The least USD P&L the row can come to while the prices and rate stay within its band (its P&L when
+   * the band was drawn, less the share of room it was given); NaN without a band.
+   */
+  floor = new Float64Array(16);
   readonly band: Record<BandColumn, Float64Array> = {
     bidLow: new Float64Array(16),
     askHigh: new Float64Array(16),
@@ -70,6 +75,7 @@ export class ExposureTable {
       this.buyCost = grow(this.buyCost, capacity);
       this.sellQty = grow(this.sellQty, capacity);
       this.sellCost = grow(this.sellCost, capacity);
+      this.floor = grow(this.floor, capacity);
       for (const column of BAND_COLUMNS) this.band[column] = grow(this.band[column], capacity);
     }
     const row = this.count++;
@@ -79,6 +85,7 @@ export class ExposureTable {
     this.buyCost[row] = exposure.buyCost;
     this.sellQty[row] = exposure.sellQty;
     this.sellCost[row] = exposure.sellCost;
+    this.floor[row] = Number.NaN;
     for (const column of BAND_COLUMNS) this.band[column][row] = Number.NaN;
     return row;
   }
@@ -96,6 +103,7 @@ export class ExposureTable {
       this.buyCost[row] = this.buyCost[last]!;
       this.sellQty[row] = this.sellQty[last]!;
       this.sellCost[row] = this.sellCost[last]!;
+      this.floor[row] = this.floor[last]!;
       for (const column of BAND_COLUMNS) this.band[column][row] = this.band[column][last]!;
       this.rowOf.set(movedUser, row);
     }

@@ -223,7 +223,7 @@ describe('position watch', () => {
     );
   });
 
-  it('flags for stop-out (and finds in margin call) every account a full scan finds at or below the level, looking only where a band was left', () => {
+  it('flags for stop-out (and finds in margin call) every account a full scan finds at or below the level, looking only where a band was left, as positions open and close', () => {
     const INSTRUMENTS = [7, 8, 9];
     const position = fc.record({
       instrumentId: fc.constantFrom(...INSTRUMENTS),
@@ -253,6 +253,18 @@ describe('position watch', () => {
         balance: fc.integer({ min: 0, max: 400 }),
       }),
       fc.record({
+        kind: fc.constant('open' as const),
+        userId: fc.integer({ min: 1, max: 5 }),
+        position,
+        balance: fc.integer({ min: -100, max: 400 }),
+      }),
+      fc.record({
+        kind: fc.constant('close' as const),
+        userId: fc.integer({ min: 1, max: 5 }),
+        pick: fc.nat(),
+        balance: fc.integer({ min: -100, max: 400 }),
+      }),
+      fc.record({
         kind: fc.constant('level' as const),
         level: fc.constantFrom(20, 50, 100),
         callLevel: fc.constantFrom(50, 80, 100, 150),
@@ -269,37 +281,40 @@ describe('position watch', () => {
         const rates = new Map<number, number>();
         const balances = accounts.map((spec) => spec.balance);
         let id = 0;
-        accounts.forEach((spec, index) =>
+        /** Each account's open positions with their order ids, as they open and close. */
+        const held = accounts.map((spec) => spec.positions.map((position) => ({ ...position, id: ++id })));
+        const orderOf = (userId: number, position: (typeof held)[number][number]) =>
+          order({
+            id: position.id,
+            userId,
+            instrumentId: position.instrumentId,
+            side: position.side,
+            lots: String(position.lots / 10),
+            contractSize: 100,
+            margin: String(position.lots * 4),
+            openPrice: String(position.open / 100),
+          });
+        held.forEach((positions, index) =>
           watch.setAccount(
             index + 1,
-            String(spec.balance),
-            spec.positions.map((held) =>
-              order({
-                id: ++id,
-                userId: index + 1,
-                instrumentId: held.instrumentId,
-                side: held.side,
-                lots: String(held.lots / 10),
-                contractSize: 100,
-                margin: String(held.lots * 4),
-                openPrice: String(held.open / 100),
-              }),
-            ),
+            String(balances[index]),
+            positions.map((position) => orderOf(index + 1, position)),
           ),
         );
         /** Equity over a level's threshold (the stop-out level's unless told), position by position (positive: above it). */
         const room = (index: number, at = level) => {
-          const spec = accounts[index]!;
           let equity = balances[index]!;
           let used = 0;
-          for (const held of spec.positions) {
-            used += held.lots * 4;
-            const quote = quotes.get(held.instrumentId);
+          for (const position of held[index]!) {
+            used += position.lots * 4;
+            const quote = quotes.get(position.instrumentId);
             if (!quote) continue;
-            const quantity = (held.lots / 10) * 100;
-            const open = held.open / 100;
-            equity += (held.side === 1 ? quantity * (quote.bid - open) : quantity * (open - quote.ask)) * quote.rate;
+            const quantity = (position.lots / 10) * 100;
+            const open = position.open / 100;
+            equity += (position.side === 1 ? quantity * (quote.bid - open) : quantity * (open - quote.ask)) * quote.rate;
           }
+          // An account without positions is not watched: nothing to stop out.
+          if (held[index]!.length === 0) return Number.POSITIVE_INFINITY;
           return equity - (at * used) / 100;
         };
         const inMarginCallAsScanned = () =>
@@ -317,6 +332,22 @@ describe('position watch', () => {
             inMarginCallAsScanned();
             continue;
           }
+          if (change.kind === 'open' || change.kind === 'close') {
+            const index = change.userId - 1;
+            if (index >= accounts.length) continue;
+            balances[index] = change.balance;
+            if (change.kind === 'open') {
+              const position = { ...change.position, id: ++id };
+              held[index]!.push(position);
+              watch.addOrders(change.userId, String(change.balance), [orderOf(change.userId, position)]);
+            } else {
+              if (held[index]!.length === 0) continue;
+              const [closed] = held[index]!.splice(change.pick % held[index]!.length, 1);
+              watch.removeOrders(change.userId, [closed!.id], String(change.balance));
+            }
+            inMarginCallAsScanned();
+            continue;
+          }
           if (change.kind === 'level') {
             level = change.level;
             callLevel = change.callLevel;
@@ -331,8 +362,8 @@ describe('position watch', () => {
           const quote = { bid: bid / 100, ask: (bid + change.spread) / 100, rate: rate / 100 };
           quotes.set(change.instrumentId, quote);
           const flagged = watch.onQuote(change.instrumentId, quote.bid, quote.ask, quote.rate, change.tradable).stopOutCandidates;
-          accounts.forEach((spec, index) => {
-            if (!spec.positions.some((held) => held.instrumentId === change.instrumentId)) return;
+          held.forEach((positions, index) => {
+            if (!positions.some((position) => position.instrumentId === change.instrumentId)) return;
             const margin = room(index);
             // Away from the boundary, where the two sums' rounding cannot disagree, the answers are the same.
             if (change.tradable && margin < -1e-6) expect(flagged).toContain(index + 1);

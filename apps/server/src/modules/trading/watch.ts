@@ -60,6 +60,7 @@ export interface TickOutcome {
 type TriggerKey = number;
 const KINDS: TriggerKind[] = ['take_profit', 'stop_loss', 'fill'];
 const keyOf = (slot: number, kind: number): TriggerKey => slot * 4 + kind;
+const NOTHING_TOUCHED: ReadonlySet<number> = new Set();
 
 /** One edge of a holder's stop-out band. */
 interface BandEdge {
@@ -243,6 +244,8 @@ export class PositionWatch {
     }
     this.figures.balance[account.slot] = Number(balance);
     account.balanceText = balance;
+    const touched = new Set(orders.map((order) => order.instrumentId));
+    for (const instrumentId of touched) this.clearBandOf(account, instrumentId);
     for (const order of orders) {
       const position = this.addOrder(account, order);
       if (!position) continue;
@@ -256,7 +259,7 @@ export class PositionWatch {
       (buy ? holders.buyQty : holders.sellQty)[row]! += position.quantity;
       (buy ? holders.buyCost : holders.sellCost)[row]! += position.cost;
     }
-    this.evaluate(account);
+    if (!this.redrawTouched(account, touched)) this.evaluate(account);
   }
 
   /**
@@ -280,7 +283,7 @@ export class PositionWatch {
       return;
     }
     // Bands are drawn from the exposure rows: taken out before the rows change.
-    this.clearBands(account);
+    for (const instrumentId of touched) this.clearBandOf(account, instrumentId);
     let usedMargin = 0;
     const sums = new Map<number, { buyQty: number; buyCost: number; sellQty: number; sellCost: number }>();
     for (const slot of orders.list(account.head)) {
@@ -312,7 +315,7 @@ export class PositionWatch {
     }
     this.figures.balance[account.slot] = Number(balance);
     account.balanceText = balance;
-    this.evaluate(account);
+    if (!this.redrawTouched(account, touched)) this.evaluate(account);
   }
 
   /** A new cash balance (a deposit, a close) without a change of orders. */
@@ -321,7 +324,7 @@ export class PositionWatch {
     if (!account || account.balanceText === balance) return;
     this.figures.balance[account.slot] = Number(balance);
     account.balanceText = balance;
-    this.evaluate(account);
+    if (!this.redrawTouched(account, NOTHING_TOUCHED)) this.evaluate(account);
   }
 
   /** The cash balance as last loaded (exact text), or null for an account without open orders. */
@@ -474,7 +477,45 @@ export class PositionWatch {
     }
     const quoted = account.instruments.filter((instrumentId) => this.instrument(instrumentId).quoted);
     const share = (room * ROOM_SHARED) / quoted.length;
-    for (const instrumentId of quoted) this.placeBand(this.instrument(instrumentId), account.userId, share);
+    for (const instrumentId of account.instruments) {
+      const state = this.instrument(instrumentId);
+      if (state.quoted) this.placeBand(state, account.userId, share);
+      // Not yet quoted, a holding counts for nothing (its first quote evaluates every holder again).
+      else state.holders.floor[state.holders.rowFor(account.userId)!] = 0;
+    }
+  }
+
+  /**
+   * After a change of the account's holdings in `touched` instruments (or of its balance alone), keeps
+   * the bands of the others where they still hold: with each untouched holding at its floor (the least
+   * its band lets it come to) and each touched one at its P&L now, the account must still be above the
+   * higher of its levels; if so, that room is shared among the touched holdings' new bands and the rest
+   * stay as drawn (a close or a deposit redraws one or two bands instead of all). False when the account
+   * is to be evaluated whole (near a level, a holding without a band, or no room left this way).
+   */
+  private redrawTouched(account: Account, touched: ReadonlySet<number>): boolean {
+    const used = this.figures.usedMargin[account.slot]!;
+    if (!(used > 0) || account.underwater) return false;
+    let least = this.figures.balance[account.slot]!;
+    const redrawn: InstrumentState[] = [];
+    for (const instrumentId of account.instruments) {
+      const state = this.instrument(instrumentId);
+      const row = state.holders.rowFor(account.userId)!;
+      if (!touched.has(instrumentId)) {
+        const floor = state.holders.floor[row]!;
+        if (Number.isNaN(floor)) return false;
+        least += floor;
+      } else if (state.quoted) {
+        least += pnlAt(state.holders, row, state.bid, state.ask, state.usdRate);
+        redrawn.push(state);
+      } else state.holders.floor[row] = 0;
+    }
+    const threshold = (Math.max(this.stopOutLevel, this.marginCallLevel) * used) / 100;
+    const room = least - (threshold + Math.abs(threshold) * RELATIVE_TOLERANCE);
+    if (room <= 0) return false;
+    this.markMarginCall(account, false);
+    for (const state of redrawn) this.placeBand(state, account.userId, (room * ROOM_SHARED) / redrawn.length);
+    return true;
   }
 
   /**
@@ -489,7 +530,11 @@ export class PositionWatch {
     const buys = holders.buyQty[row]!;
     const sells = holders.sellQty[row]!;
     const rate = Math.abs(state.usdRate);
-    if (buys + sells === 0 || rate === 0) return;
+    if (buys + sells === 0 || rate === 0) {
+      // Nothing held, or a rate of 0: the P&L cannot move.
+      holders.floor[row] = pnlAt(holders, row, state.bid, state.ask, state.usdRate);
+      return;
+    }
     let priceShare = share;
     let rateShare = 0;
     if (state.usdRate !== 1) {
@@ -504,6 +549,7 @@ export class PositionWatch {
       rateLow: rateShare > 0 ? state.usdRate - rate * rateShare : Number.NaN,
       rateHigh: rateShare > 0 ? state.usdRate + rate * rateShare : Number.NaN,
     };
+    holders.floor[row] = pnlAt(holders, row, state.bid, state.ask, state.usdRate) - share;
     for (const column of BAND_COLUMNS) {
       holders.band[column][row] = edges[column];
       if (!Number.isNaN(edges[column])) bands[column].insert({ level: edges[column], userId });
@@ -517,19 +563,23 @@ export class PositionWatch {
 
   /** Takes the account's bands out of the books and its every-tick marks off its instruments. */
   private clearBands(account: Account) {
-    for (const instrumentId of account.instruments) {
-      const state = this.instrument(instrumentId);
-      state.nearLevel.delete(account.userId);
-      const row = state.holders.rowFor(account.userId);
-      if (row === undefined) continue;
-      for (const column of BAND_COLUMNS) {
-        const edge = state.holders.band[column][row]!;
-        if (Number.isNaN(edge)) continue;
-        state.bands[column].remove({ level: edge, userId: account.userId });
-        state.holders.band[column][row] = Number.NaN;
-      }
-    }
+    for (const instrumentId of account.instruments) this.clearBandOf(account, instrumentId);
     account.underwater = false;
+  }
+
+  /** Takes the account's band on one instrument out of the books, and its every-tick mark off it. */
+  private clearBandOf(account: Account, instrumentId: number) {
+    const state = this.instrument(instrumentId);
+    state.nearLevel.delete(account.userId);
+    const row = state.holders.rowFor(account.userId);
+    if (row === undefined) return;
+    state.holders.floor[row] = Number.NaN;
+    for (const column of BAND_COLUMNS) {
+      const edge = state.holders.band[column][row]!;
+      if (Number.isNaN(edge)) continue;
+      state.bands[column].remove({ level: edge, userId: account.userId });
+      state.holders.band[column][row] = Number.NaN;
+    }
   }
 
   private triggerOf(key: TriggerKey): Trigger {
