@@ -79,6 +79,7 @@ const market: MarketService = {
   getInstrument: (id) => instruments[id - 1],
   getInstrumentByCode: (code) => instruments.find((i) => i.code === code),
   getQuote: (id) => quotes.get(id),
+  getTickedQuote: (id) => quotes.get(id),
   isOpen: () => true,
   usdRate: (): Dec => dec(1),
 };

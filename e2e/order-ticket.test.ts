@@ -1,5 +1,7 @@
 import {
   ApiPath,
+  dec,
+  pendingReservation,
   type AccountFiguresView,
   type BalanceView,
   type LedgerPageView,
@@ -175,7 +177,9 @@ describe('the order ticket (issue 10 items 3–5)', () => {
             } else {
               // A pending order charges nothing yet: margin and fee are reserved.
               expect(after.balance).toBe(before.balance);
-              expect(cents(after.lock_balance) - cents(before.lock_balance)).toBe(cents(order.CautionMoney + fee));
+              // The reservation is margin plus fee rounded once to cents, as the server rounds it.
+              const reserved = pendingReservation({ margin: dec(order.CautionMoney), fee: dec(fee) });
+              expect(cents(after.lock_balance) - cents(before.lock_balance)).toBe(cents(reserved.toNumber()));
               expect(order.TargetPrice).toBe(order.Price);
               await api(ApiPath.cancelOrder, token, { method: 'POST', body: { id: order.Id } });
             }

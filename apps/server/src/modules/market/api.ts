@@ -57,6 +57,11 @@ export interface MarketService {
   getInstrument(id: number): InstrumentInfo | undefined;
   getInstrumentByCode(code: string): InstrumentInfo | undefined;
   getQuote(instrumentId: number): Quote | undefined;
+  /**
+   * The quote only when a tick set it: after a restart the table starts from the last stored bar's
+   * close, which may be older than the crashed process's last ticks, so nothing acts on it.
+   */
+  getTickedQuote(instrumentId: number): Quote | undefined;
   /** Whether the instrument's trading session is open at `at` (default: the market clock's now). */
   isOpen(instrumentId: number, at?: Date): boolean;
   /** USD per one unit of `currency` at the current quotes (exactly 1 for USD). */

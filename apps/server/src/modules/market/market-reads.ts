@@ -42,6 +42,10 @@ export class MarketReads implements MarketService {
     return entry.quote.snapshot(this.deps.clock.now().getTime(), this.isOpen(instrumentId));
   }
 
+  getTickedQuote(instrumentId: number): Quote | undefined {
+    return this.table.get(instrumentId)?.quote.ticked ? this.getQuote(instrumentId) : undefined;
+  }
+
   isOpen(instrumentId: number, at?: Date): boolean {
     const entry = this.table.get(instrumentId);
     if (!entry) return false;

@@ -22,6 +22,8 @@ export class QuoteState {
   bid = '0';
   ask = '0';
   time = 0;
+  /** Whether a tick set the price (this process's feed, or the leader's followed), not a restored close. */
+  ticked = false;
   /** Bumped by every change, so a snapshot is computed once per change and minute, not per reader. */
   private version = 0;
   private memo: { version: number; minute: number; marketOpen: boolean; quote: Readonly<Quote> } | null = null;
@@ -71,6 +73,7 @@ export class QuoteState {
     this.ask = ask;
     this.time = time;
     this.baseline = Number(bid);
+    this.ticked = false;
     this.version += 1;
   }
 
@@ -79,6 +82,7 @@ export class QuoteState {
     this.bid = bid;
     this.ask = ask;
     this.time = time;
+    this.ticked = true;
     this.record(Math.floor(time / 60_000), price, price, price, price, volume);
   }
 

@@ -185,6 +185,10 @@ export class MarketEngine implements MarketService {
     return this.reads.getQuote(instrumentId);
   }
 
+  getTickedQuote(instrumentId: number): Quote | undefined {
+    return this.reads.getTickedQuote(instrumentId);
+  }
+
   isOpen(instrumentId: number, at?: Date): boolean {
     return this.reads.isOpen(instrumentId, at);
   }

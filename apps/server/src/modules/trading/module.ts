@@ -79,9 +79,9 @@ export function createTradingModule(
         name: 'risk engine',
         lead: async () => {
           await engine.start();
-          // A level the last quotes reached before the load (the old leader's last ticks) acts now.
+          // A level the last ticks reached before the load (the old leader's, followed here) acts now.
           for (const instrument of services.market.listInstruments()) {
-            const quote = services.market.getQuote(instrument.id);
+            const quote = services.market.getTickedQuote(instrument.id);
             if (quote) engine.onQuote(quote);
           }
         },
