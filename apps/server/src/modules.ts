@@ -97,7 +97,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     leadership,
   });
   const content = createContentModule(deps, { audit: audit.service });
-  const notices = createNoticesModule(deps, { audit: audit.service, notifier: accounts.service });
+  const notices = createNoticesModule(deps, { audit: audit.service, notifier: accounts.service, trading: trading.service });
   const companies = createCompaniesModule(deps, { audit: audit.service });
   const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
   const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });

@@ -167,4 +167,47 @@ describe.each(DB_KINDS)('account notices on %s', (kind) => {
     expect(sent[1]!.body).toContain(`EURUSD, 1 lots, closed at 1.09000, P&L -1008.00 USD (ticket ${order.Id})`);
     socket.close();
   });
+  it('outcomes committed while no process was left to hear them are told once, when the next one starts', async () => {
+    await server.tick('EURUSD', '1.10000');
+    const trader = await englishTrader('10000');
+    const pending = (
+      await server.submit(trader, { type: 1, cont: '0.1', forex_id: eurusd, status: 0, target_price: '1.09500', multiple: 100 })
+    ).data as OrderView;
+    const open = (
+      await server.submit(trader, {
+        type: 1,
+        cont: '0.1',
+        forex_id: eurusd,
+        status: 1,
+        multiple: 100,
+        stop_loss_price: '1.09600',
+      })
+    ).data as OrderView;
+    await server.engine.settled();
+    // The notices' listener gone, as if the process crashed right after the engine's commit.
+    await notices.stop();
+    await server.tick('EURUSD', '1.09400'); // fills the pending buy at the ask, and the bid is below the stop-loss
+    await server.engine.settled();
+    expect(await list(trader)).toEqual([]);
+
+    notices.start();
+    await settled();
+    const [closed] = (await history(trader)).filter((order) => order.Id === open.Id);
+    const told = await list(trader);
+    expect(told.map((notice) => [notice.order_id, notice.reason]).sort()).toEqual(
+      [
+        [pending.Id, 'filled'],
+        [open.Id, 'stop_loss'],
+      ].sort(),
+    );
+    expect(told.find((notice) => notice.reason === 'stop_loss')).toMatchObject({
+      price: closed!.UpdatePrice,
+      profit: closed!.FactProfits,
+      lots: 0.1,
+      code: open.ForexTradeLists.ShowCode,
+    });
+    await notices.recoverOutcomes();
+    await settled();
+    expect(await list(trader)).toHaveLength(2);
+  });
 });

@@ -9,7 +9,7 @@ import {
   type AccountNoticeView,
   type Language,
 } from '@pipwise/domain';
-import { and, count, desc, eq, inArray, isNull, notInArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, max, notInArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
@@ -34,7 +34,17 @@ export interface AccountNoticesDeps {
   clock: Clock;
   log: FastifyBaseLogger;
   notifier: UserNotifier;
+  /** What the engine did to orders since a time, read from the orders it wrote (the trading context). */
+  engineOutcomesSince: (since: Date) => Promise<EngineOrderOutcome[]>;
 }
+
+/**
+ * How far before the newest order notice a start looks for outcomes that have none: notices are stored
+ * after the engine's commit, so a crash can lose those of the last batches, which may lag the commit.
+ */
+const RECOVERY_OVERLAP_MS = 10 * 60_000;
+/** Where a start looks back from when no order notice was ever stored. */
+const RECOVERY_WINDOW_MS = 60 * 60_000;
 
 const text = (params: Params, key: string) => {
   const value = params[key];
@@ -86,6 +96,7 @@ export class AccountNotices {
   constructor(private readonly deps: AccountNoticesDeps) {}
 
   start() {
+    this.track(this.recoverOutcomes());
     this.unsubscribe.push(
       this.deps.bus.subscribe('trading.order_outcomes', ({ outcomes }) => this.track(this.recordOutcomes(outcomes))),
       this.deps.bus.subscribe('trading.margin_calls', (change) => {
@@ -115,6 +126,21 @@ export class AccountNotices {
 
   private push(row: NoticeRow) {
     this.deps.bus.publish('realtime.user', { userId: row.userId, topic: SocketTopic.notice, data: presentAccountNotice(row) });
+  }
+
+  /**
+   * Stores the notices of engine outcomes committed while no process was left to hear them (a crash
+   * between the engine's commit and the notice): the once key keeps the ones already stored.
+   */
+  async recoverOutcomes() {
+    const [newest] = await this.deps.db
+      .select({ at: max(accountNotices.createdAt) })
+      .from(accountNotices)
+      .where(eq(accountNotices.kind, AccountNoticeKind.order));
+    const since = newest?.at
+      ? new Date(newest.at.getTime() - RECOVERY_OVERLAP_MS)
+      : new Date(this.deps.clock.now().getTime() - RECOVERY_WINDOW_MS);
+    await this.recordOutcomes(await this.deps.engineOutcomesSince(since));
   }
 
   async recordOutcomes(outcomes: EngineOrderOutcome[]) {

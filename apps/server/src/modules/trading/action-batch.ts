@@ -24,7 +24,7 @@ import type { LedgerPosting } from '../wallet/service.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
 import type { OrderRow, TradingCore } from './core.js';
 import { closingProfit, type Closing } from './lifecycle.js';
-import type { EngineOrderOutcome } from './outcomes.js';
+import { FILLED, outcomeOf, type EngineOrderOutcome } from './outcomes.js';
 import { orderRows } from './queries.js';
 
 /** What the risk engine asks for; each is checked again, under its owner's wallet lock, before it acts. */
@@ -171,18 +171,7 @@ export class ActionBatch {
   }
 
   private tell(order: OrderRow, reason: string, price: string, profit: string | null) {
-    const instrument = this.core.deps.market.getInstrument(order.instrumentId);
-    this.outcomes.push({
-      userId: order.userId,
-      orderId: order.id,
-      reason,
-      code: instrument?.showCode ?? '',
-      side: order.side,
-      lots: order.lots,
-      price,
-      precision: instrument?.pricePrecision ?? 5,
-      profit,
-    });
+    this.outcomes.push(outcomeOf(order, reason, price, profit, this.core.deps.market));
   }
 
   /**
@@ -240,7 +229,7 @@ export class ActionBatch {
       account.balance = account.balance.plus(debit);
     }
     this.fills.push({ id: order.id, open_price: fillPrice.toFixed(), margin, fee });
-    this.tell(order, 'filled', fillPrice.toFixed(), null);
+    this.tell(order, FILLED, fillPrice.toFixed(), null);
     return { closed: [], filled: [order.id] };
   }
 

@@ -1,7 +1,8 @@
-import { accountFigures, dec, marginState, OrderStatus, type Dec } from '@pipwise/domain';
+import { accountFigures, CloseReason, dec, marginState, OrderStatus, type Dec } from '@pipwise/domain';
 import type { EventBus } from '../../realtime/bus.js';
 import { bookOf, exposureOf } from '../../positions/books.js';
 import type { MarketService } from '../market/api.js';
+import type { OrderRow } from './core.js';
 import type { PositionWatch } from './watch.js';
 
 /**
@@ -21,6 +22,38 @@ export interface EngineOrderOutcome {
   precision: number;
   /** The closed position's profit as stored; null for a fill or a retired pending order. */
   profit: string | null;
+}
+
+/** The reasons for which the engine closes or retires an order (the others are a person's). */
+export const ENGINE_CLOSE_REASONS: readonly string[] = [
+  CloseReason.takeProfit,
+  CloseReason.stopLoss,
+  CloseReason.stopOut,
+  CloseReason.marginShort,
+  CloseReason.tradingFrozen,
+];
+/** The outcome of a pending order the engine filled. */
+export const FILLED = 'filled';
+
+export function outcomeOf(
+  order: Pick<OrderRow, 'id' | 'userId' | 'instrumentId' | 'side' | 'lots'>,
+  reason: string,
+  price: string,
+  profit: string | null,
+  market: Pick<MarketService, 'getInstrument'>,
+): EngineOrderOutcome {
+  const instrument = market.getInstrument(order.instrumentId);
+  return {
+    userId: order.userId,
+    orderId: order.id,
+    reason,
+    code: instrument?.showCode ?? '',
+    side: order.side,
+    lots: order.lots,
+    price,
+    precision: instrument?.pricePrecision ?? 5,
+    profit,
+  };
 }
 
 /** An account found at or below the margin-call level, as the engine measured it (exact, in percent). */

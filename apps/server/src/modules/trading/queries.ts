@@ -3,6 +3,7 @@ import { and, count, desc, eq, gte, inArray, isNotNull, sql, type SQL } from 'dr
 import { idArray, TableRows } from '../../db/rows.js';
 import { orders } from '../../db/schema.js';
 import type { TradingCore, WatchedFields } from './core.js';
+import { ENGINE_CLOSE_REASONS, FILLED, outcomeOf, type EngineOrderOutcome } from './outcomes.js';
 
 export const PAGE_SIZE = 10;
 
@@ -35,6 +36,38 @@ const closedPositions = () => and(eq(orders.status, OrderStatus.history), isNotN
 /** The order lists, and the leaderboard's results: reads only. */
 export class OrderQueries {
   constructor(private readonly core: TradingCore) {}
+
+  /**
+   * What the engine did to orders since `since`, rebuilt from the rows its batches wrote: closes and
+   * retirements by their engine reason, fills by their opening time (only a pending order has a target).
+   */
+  async engineOutcomesSince(since: Date): Promise<EngineOrderOutcome[]> {
+    const [closed, filled] = await Promise.all([
+      this.core.db
+        .select()
+        .from(orders)
+        .where(
+          and(
+            eq(orders.status, OrderStatus.history),
+            inArray(orders.closeReason, [...ENGINE_CLOSE_REASONS]),
+            gte(orders.closedAt, since),
+          ),
+        ),
+      this.core.db
+        .select()
+        .from(orders)
+        .where(and(isNotNull(orders.targetPrice), gte(orders.openedAt, since))),
+    ]);
+    const { market } = this.core.deps;
+    return [
+      ...filled.map((order) => outcomeOf(order, FILLED, order.openPrice ?? '0', null, market)),
+      ...closed.map((order) =>
+        order.openedAt === null
+          ? outcomeOf(order, order.closeReason!, order.targetPrice ?? '0', null, market)
+          : outcomeOf(order, order.closeReason!, order.closePrice ?? '0', order.profit, market),
+      ),
+    ];
+  }
 
   /**
    * One page of the user's orders of one status, newest first (history by closing time): after the

@@ -100,6 +100,11 @@ export class TradingService {
     return this.queries.lifetimeResults(userIds);
   }
 
+  /** What the engine did to orders since `since` (its closes, retirements and fills), from the stored rows. */
+  engineOutcomesSince(since: Date) {
+    return this.queries.engineOutcomesSince(since);
+  }
+
   openOrderOwners(): Promise<number[]> {
     return this.queries.openOrderOwners();
   }
