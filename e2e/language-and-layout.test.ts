@@ -336,6 +336,32 @@ describe('language and layout on a phone', () => {
     },
   );
 
+  it.each(['en', 'ar', 'my', 'de'])(
+    '%s: Buy and Sell, with their prices, are on screen above the tab bar on load at the largest font setting',
+    async (language) => {
+      const { context, page } = await signedInPhone(browser, language, session);
+      // Chromium's "Very large" font setting (24 px); the page's sizes follow it where they are relative.
+      const devtools = await context.newCDPSession(page);
+      await devtools.send('Page.enable');
+      await devtools.send('Page.setFontSizes', { fontSizes: { standard: 24, fixed: 20 } });
+      await open(page, '/trade');
+      for (const button of ['.buy-button', '.sell-button']) {
+        await expect.poll(() => page.locator(`${button} .price`).innerText()).toMatch(/\d/);
+        const uncovered = await page.locator(button).evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          const tabBar = document.querySelector('.tab-bar')?.getBoundingClientRect().top ?? window.innerHeight;
+          const corners = [
+            [box.left + 2, box.top + 2],
+            [box.right - 2, box.bottom - 2],
+          ];
+          return box.bottom <= tabBar && corners.every(([x, y]) => element.contains(document.elementFromPoint(x!, y!)));
+        });
+        expect(uncovered, button).toBe(true);
+      }
+      await context.close();
+    },
+  );
+
   it('every control on home, trade, orders and sign-in is at least 44×44 px', async () => {
     const { context, page } = await signedInPhone(browser, 'en', session);
     for (const [route, ready] of [
