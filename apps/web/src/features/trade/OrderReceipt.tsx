@@ -22,11 +22,11 @@ export default function OrderReceipt({ order, onView, onClose }: { order: Order;
     ['fee', t('order.fee'), formatMoney(order.TradeFee)],
   ];
   return (
-    <div role="dialog" aria-label={t('trade.order_placed')} className="order-receipt">
+    <div role="dialog" aria-label={t('trade.order_placed')}>
       <h2>{t('trade.order_placed')}</h2>
       <p className="receipt-pair">
         <span translate="no">{order.ForexTradeLists.ShowCode}</span>{' '}
-        <span className={`receipt-side ${order.OrderType === 1 ? 'text-up' : 'text-down'}`}>
+        <span className={order.OrderType === 1 ? 'text-up' : 'text-down'}>
           {t(order.OrderType === 1 ? 'order.buy' : 'order.sell')}
         </span>
       </p>
