@@ -63,7 +63,7 @@ describe('the company site and the desktop layout', () => {
     await open(page, '/');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Pipwise');
 
-    await page.getByRole('link', { name: 'Search companies' }).click();
+    await page.getByRole('link', { name: 'Search markets and companies' }).click();
     await page.waitForURL(/#\/product$/);
     await page.getByRole('searchbox').fill('NORD');
     const results = page.getByRole('list', { name: 'Companies' });

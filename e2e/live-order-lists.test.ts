@@ -144,7 +144,7 @@ describe('order lists follow the server live', () => {
     const browserOrder = ((await (await submitted).json()) as { data: ListedOrder }).data;
     // …and a buy limit below it: whichever way the price goes, one of them fills.
     const first = [browserOrder, await pending((await ask()) - step)];
-    await page.getByRole('dialog', { name: 'Order placed' }).getByRole('button', { name: 'View positions' }).click();
+    await page.getByRole('dialog', { name: 'Order placed' }).getByRole('button', { name: 'View pending orders' }).click();
     await page.waitForURL(/#\/order\?type=0$/);
 
     // Positions is loaded (and cached) first, so only the live event can bring a fill into it. Should the

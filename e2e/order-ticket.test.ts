@@ -51,6 +51,9 @@ function watchQuotes(page: Page) {
   };
 }
 
+const twoDecimals = (value: number) =>
+  new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+
 const amount = (text: string) => Number(/-?[\d,]*\.?\d+/.exec(text)?.[0]?.replace(/,/g, '') ?? Number.NaN);
 
 async function choosePair(page: Page, pair: TradePairView) {
@@ -161,7 +164,8 @@ describe('the order ticket (issue 10 items 3–5)', () => {
             const fee = order.TradeFee ?? Number.NaN;
             await closeResultPopup(page);
             const after = await api<BalanceView>(ApiPath.getBalance, token);
-            matched = amount(shown.margin) === order.CautionMoney && amount(shown.fee) === fee;
+            // The margin shown is money, in 2 decimals; the order carries it finer.
+            matched = amount(shown.margin) === amount(twoDecimals(order.CautionMoney)) && amount(shown.fee) === fee;
             tries.push(
               `${pair.Code} ${side === BUY ? 'buy' : 'sell'} ${kind === MARKET ? 'market' : 'pending'}: shown ${shown.margin} / ${shown.fee}, charged ${order.CautionMoney} / ${order.TradeFee} at ${order.Price}`,
             );

@@ -120,8 +120,13 @@ describe('a visitor registers and trades', () => {
     expect(closed).toBeDefined();
     const historyRow = page.getByRole('list', { name: 'Orders' }).getByRole('button', { name: new RegExp(pair.ShowCode) });
     await historyRow.waitFor();
-    const shownProfit = Number((await historyRow.getByTestId('order-profit').innerText()).replace(/[^\d.-]/g, ''));
-    expect(shownProfit).toBeCloseTo(closed!.FactProfits, 6);
+    // Money in 2 decimals with its sign, as English writes it.
+    const profitText = new Intl.NumberFormat('en', {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+      signDisplay: 'exceptZero',
+    }).format(closed!.FactProfits);
+    expect(await historyRow.getByTestId('order-profit').innerText()).toBe(profitText);
     await screenshot(page, 'journey2-history');
 
     // The balance moved by exactly the fee and the profit.

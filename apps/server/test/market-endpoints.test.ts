@@ -27,6 +27,7 @@ describe.each(DB_KINDS)('market endpoints on %s', (kind) => {
       ShowCode: 'EURUSD',
       Logo: '/logos/eur.svg',
       MarketStatus: 1,
+      Session: 'forex',
       PricePrecision: 5,
       Pip: 0.01,
       ForexMinCont: 0.01,
@@ -38,6 +39,17 @@ describe.each(DB_KINDS)('market endpoints on %s', (kind) => {
       ForexQuotations: { Close: 1.162, Bid: 1.162, Ask: 1.16208, Change: 0 },
     });
     expect(pairs.filter((pair) => pair.MarginMode === 1).map((pair) => pair.Code)).toEqual(['USOIL', 'UKOIL']);
+    // Each names the hours it trades by, so a closed one can say when it opens.
+    expect(
+      Object.fromEntries(
+        ['EURUSD', 'XAUUSD', 'GER40', 'BTCUSD'].map((code) => [code, pairs.find((pair) => pair.Code === code)!.Session]),
+      ),
+    ).toEqual({
+      EURUSD: 'forex',
+      XAUUSD: 'cfd',
+      GER40: 'europe',
+      BTCUSD: 'crypto',
+    });
   });
 
   it('filters by code or name, case-insensitively', async () => {

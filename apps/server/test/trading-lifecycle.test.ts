@@ -121,24 +121,45 @@ describe.each(DB_KINDS)('trading lifecycles on %s', (kind) => {
     expect(placed).toMatchObject({
       code: 1,
       msg: 'Pending order placed',
-      data: { Status: 0, Price: 1.095, OriginPrice: 1.10008 },
+      data: { Status: 0, Price: 1.095, OriginPrice: 1.10008, OpenedAt: null, ClosedAt: null, CloseReason: null },
     });
     const id = (placed.data as OrderView).Id;
+    const placedAt = server.manualClock.now().getTime();
     // Reserved: margin 109.5 + fee 0.5475 at the target price, to cents.
     expect(await server.wallet(trader.userId)).toEqual({ balance: '1000.00', lockBalance: '110.05' });
 
     await server.tick('EURUSD', '1.09600'); // ask 1.09608: not yet
     expect((await server.order(id)).status).toBe(0);
+    server.manualClock.advance(60_000);
     await server.tick('EURUSD', '1.09490'); // ask 1.09498 ≤ 1.095: fills at this tick's ask
+    const filledAt = server.manualClock.now().getTime();
     const filled = await server.order(id);
     expect(filled).toMatchObject({ status: 1, openPrice: '1.0949800000', margin: '109.498000', fee: '0.55', reserved: '0.00' });
     expect(await server.wallet(trader.userId)).toEqual({ balance: '999.45', lockBalance: '0.00' });
 
+    server.manualClock.advance(60_000);
     await server.tick('EURUSD', '1.10000'); // bid reaches the TP
+    const closedAt = server.manualClock.now().getTime();
     const closed = await server.order(id);
     expect(closed).toMatchObject({ status: 3, closeReason: 'take_profit', closePrice: '1.1000000000', profit: '50.200000' });
     expect((await server.wallet(trader.userId)).balance).toBe('1049.65');
     expect((await socket.next((m) => m.type === 'FOREX_CLOSED')).data).toEqual([id]);
+
+    // The receipt in history: placed, opened at the fill and closed by the take profit, each at its own time.
+    const history = await server.call<{ data: OrderView[] }>('GET', `${ApiPath.myDeal}?status=3`, { token: trader.token });
+    const receipt = history.data.data.find((order) => order.Id === id)!;
+    expect(receipt).toMatchObject({
+      Price: 1.09498,
+      UpdatePrice: 1.1,
+      CautionMoney: 109.498,
+      TradeFee: 0.55,
+      FactProfits: 50.2,
+      CloseReason: 'take_profit',
+      CloseReasonTran: 'Take profit',
+    });
+    expect(Date.parse(receipt.CreatedAt)).toBe(placedAt);
+    expect(Date.parse(receipt.OpenedAt!)).toBe(filledAt);
+    expect(Date.parse(receipt.ClosedAt!)).toBe(closedAt);
     socket.close();
   });
 

@@ -69,6 +69,23 @@ export function isSessionOpen(session: MarketSession, timeMs: number): boolean {
   return isSessionOpenAtMinute(session, Math.floor(timeMs / 60_000));
 }
 
+/**
+ * When `session` next opens after `timeMs` (milliseconds since the epoch, UTC): the start of its first
+ * window later than the minute of `timeMs`, so a closed market can say when trading resumes. Null for a
+ * session that never closes.
+ */
+export function nextSessionOpen(session: MarketSession, timeMs: number): number | null {
+  const windows = SESSION_WINDOWS[session];
+  if (minutesOf(session).every((open) => open === 1)) return null;
+  const epochMinute = Math.floor(timeMs / 60_000);
+  const minuteOfWeek = (((epochMinute + EPOCH_MINUTE_OF_WEEK) % WEEK) + WEEK) % WEEK;
+  const weekStart = epochMinute - minuteOfWeek;
+  const starts = windows.map(([start]) => start).sort((a, b) => a - b);
+  const later = starts.find((start) => start > minuteOfWeek);
+  const opening = later === undefined ? weekStart + WEEK + starts[0]! : weekStart + later;
+  return opening * 60_000;
+}
+
 /** The kline query's page sizes. */
 export const KLINE_DEFAULT_LIMIT = 500;
 export const KLINE_MAX_LIMIT = 1500;
@@ -114,6 +131,8 @@ export interface TradePairView {
   CategoryId: number;
   /** 1 open, 0 closed. */
   MarketStatus: 0 | 1;
+  /** The weekly trading hours it follows: with `nextSessionOpen`, when a closed market opens again. */
+  Session: MarketSession;
   PricePrecision: number;
   /** Lot step. */
   Pip: number;

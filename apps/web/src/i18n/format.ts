@@ -42,7 +42,8 @@ export function formatLots(value: number | null | undefined) {
 
 export const formatMoney = (value: number | null | undefined) => formatNumber(value, 2);
 
-export const formatProfit = (value: number | null | undefined) => formatNumber(value, 6, true);
+/** P&L is money: 2 decimals and its sign, though the API sends it finer. */
+export const formatProfit = (value: number | null | undefined) => formatNumber(value, 2, true);
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { CloseReason } from '../trading.js';
 import {
   KLINE_PERIODS,
+  MARKET_SESSIONS,
   type CategoryView,
   type ForexQuotationView,
   type KlinePointView,
@@ -41,6 +43,7 @@ export const ZTradePairView = z.object({
   Logo: z.string(),
   CategoryId: zInt(),
   MarketStatus: z.union([z.literal(0), z.literal(1)]).describe('1 open, 0 closed'),
+  Session: z.enum(MARKET_SESSIONS).describe('the weekly trading hours the instrument follows'),
   PricePrecision: zInt(),
   Pip: z.number().describe('lot step'),
   ForexMinCont: z.number(),
@@ -88,11 +91,12 @@ export const ZOrderView = z.object({
   Multiple: z.number(),
   CreateTimeHandler: z.string(),
   CreatedAt: z.string(),
+  OpenedAt: z.string().nullable().describe('when the position opened (the fill); null before it'),
   ClosedAt: z.string().nullable(),
   ForexId: zInt(),
   ForexTradeLists: z.object({ Id: zInt(), ShowCode: z.string(), Code: z.string(), PricePrecision: zInt() }),
   Status: zInt().describe('0 pending, 1 holding, 3 history'),
-  CloseReason: z.string().nullable(),
+  CloseReason: z.enum(Object.values(CloseReason)).nullable(),
   CloseReasonTran: z.string(),
 }) satisfies z.ZodType<OrderView>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OrderStatus } from '../trading.js';
+import { OrderStatus, type CloseReasonValue } from '../trading.js';
 import { inputOrDefault, intFromInput, optionalInput, pageQuery, positiveDecimal, positiveIntId } from './common.js';
 
 /** Lots carry at most 4 decimals (the orders.lots column); prices at most 10 (the price columns). */
@@ -108,10 +108,13 @@ export interface OrderView {
   /** Local date-time text in the request's language. */
   CreateTimeHandler: string;
   CreatedAt: string;
+  /** When the position opened: the fill, which for a pending order comes after it was placed; null before it. */
+  OpenedAt: string | null;
   ClosedAt: string | null;
   ForexId: number;
   ForexTradeLists: { Id: number; ShowCode: string; Code: string; PricePrecision: number };
   Status: number;
-  CloseReason: string | null;
+  /** Why it reached history (manual, take_profit, stop_loss, stop_out, …); null while open. */
+  CloseReason: CloseReasonValue | null;
   CloseReasonTran: string;
 }

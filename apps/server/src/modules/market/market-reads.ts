@@ -88,6 +88,7 @@ export class MarketReads implements MarketService {
         Logo: info.logo,
         CategoryId: info.categoryId,
         MarketStatus: open ? 1 : 0,
+        Session: entry.feed.session,
         PricePrecision: p,
         Pip: info.lotStep.toNumber(),
         ForexMinCont: info.minLots.toNumber(),

@@ -7,6 +7,7 @@ import {
   BALANCE_DECIMALS,
   toJsonNumber,
   type AccountFigures,
+  type CloseReasonValue,
   type AccountFiguresView,
   type Dec,
   type Language,
@@ -61,6 +62,7 @@ export function presentOrder(order: OrderRow, lang: Language, market: MarketServ
     Multiple: order.leverage,
     CreateTimeHandler: formatDateTime(order.createdAt, lang),
     CreatedAt: new Date(order.createdAt).toISOString(),
+    OpenedAt: order.openedAt ? new Date(order.openedAt).toISOString() : null,
     ClosedAt: order.closedAt ? new Date(order.closedAt).toISOString() : null,
     ForexId: order.instrumentId,
     ForexTradeLists: {
@@ -70,7 +72,7 @@ export function presentOrder(order: OrderRow, lang: Language, market: MarketServ
       PricePrecision: precision,
     },
     Status: order.status,
-    CloseReason: order.closeReason,
+    CloseReason: order.closeReason as CloseReasonValue | null,
     CloseReasonTran: order.closeReason ? translate(lang, `close_reason_${order.closeReason}`) : '',
   };
 }

@@ -82,8 +82,7 @@ export interface KeyedOrder {
 
 export const submitOrderOptions = () => ({
   ...orderMutationDefaults,
-  mutationFn: ({ order, key }: KeyedOrder) =>
-    http.post<Order | { id: number }>(ApiPath.submitOrder, { ...order }, orderCall(key)),
+  mutationFn: ({ order, key }: KeyedOrder) => http.post<Order>(ApiPath.submitOrder, { ...order }, orderCall(key)),
   onSettled: (_data: unknown, error: unknown) => intents.settle(TICKET, error),
 });
 
@@ -94,9 +93,9 @@ export function useSubmitOrderMutation() {
   return {
     sending: mutation.isPending,
     /** Sends the order, unless the ticket's previous one is still on its way (a double tap). */
-    submit(order: SubmitOrder, onPlaced: () => void) {
+    submit(order: SubmitOrder, onPlaced: (placed: Order) => void) {
       const key = intents.begin(TICKET, order);
-      if (key) mutation.mutate({ order, key }, { onSuccess: onPlaced });
+      if (key) mutation.mutate({ order, key }, { onSuccess: (placed) => onPlaced(placed) });
     },
   };
 }

@@ -23,7 +23,7 @@ export default function HomePage() {
   const pairs = useTradeListQuery();
   const categories = useCategoriesQuery();
   const sparklines = useSparklinesQuery();
-  // The main site's search finds companies, a company's site its markets (docs/api.md product).
+  // The main site's search finds markets and companies, a company's site its markets (docs/api.md product).
   const searchLabel = useCompanyStatusQuery().data?.is_main ? t('company.search') : t('home.search');
   useTopic(SocketTopic.dayMarket);
 

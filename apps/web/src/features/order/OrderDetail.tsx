@@ -46,36 +46,44 @@ function DetailBody({ order, status, onDone }: { order: Order; status: OrderStat
   const feed = useFeedState();
   const stale = feed === 'offline' || feed === 'reconnecting';
   const precision = order.ForexTradeLists?.PricePrecision ?? 5;
-  const [takeProfit, setTakeProfit] = useState(order.TargetProfitPrice ? String(order.TargetProfitPrice) : '');
-  const [stopLoss, setStopLoss] = useState(order.TargetLossPrice ? String(order.TargetLossPrice) : '');
+  // The levels as the instrument writes its prices ("1.10000", not "1.1"), so an edit starts from them.
+  const level = (value: number) => (value ? value.toFixed(precision) : '');
+  const [takeProfit, setTakeProfit] = useState(level(order.TargetProfitPrice));
+  const [stopLoss, setStopLoss] = useState(level(order.TargetLossPrice));
   const buy = order.OrderType === 1;
   const price = (value: number | null | undefined) => (value ? formatNumber(value, precision) : '--');
 
-  const created: [string, string] = [
+  const ticket: [string, string] = [t('receipt.ticket'), `#${order.Id}`];
+  const placed: [string, string] = [
     t('order.created_at'),
     order.CreatedAt ? formatDateTime(order.CreatedAt) : order.CreateTimeHandler,
   ];
+  const opened: [string, string] = [t('receipt.opened_at'), formatDateTime(order.OpenedAt)];
+  const closed: [string, string] = [t('receipt.closed_at'), formatDateTime(order.ClosedAt)];
   // A pending order retired without a fill never had an exit price, a margin, a fee or a result.
   const rows: [string, string][] = neverFilled(order)
     ? [
+        ticket,
         [t('order.side'), t(buy ? 'order.buy' : 'order.sell')],
         [t('order.lots'), formatLots(order.Quantity)],
         [t('order.target_price'), price(order.Price)],
         [t('order.take_profit'), price(order.TargetProfitPrice)],
         [t('order.stop_loss'), price(order.TargetLossPrice)],
-        created,
+        placed,
+        closed,
         [t('order.status'), order.CloseReasonTran],
       ]
     : [
+        ticket,
         [t('order.side'), t(buy ? 'order.buy' : 'order.sell')],
         [t('order.lots'), formatLots(order.Quantity)],
         [t(status === OrderStatus.pending ? 'order.target_price' : 'order.open_price'), price(order.Price)],
         [t(status === OrderStatus.history ? 'order.close_price' : 'order.current_price'), price(order.UpdatePrice)],
-        [t('order.margin'), formatNumber(order.CautionMoney, 6)],
+        [t('order.margin'), formatMoney(order.CautionMoney)],
         [t('order.fee'), formatMoney(order.TradeFee)],
         [t('order.take_profit'), price(order.TargetProfitPrice)],
         [t('order.stop_loss'), price(order.TargetLossPrice)],
-        created,
+        ...(status === OrderStatus.pending ? [placed] : status === OrderStatus.holding ? [opened] : [opened, closed]),
       ];
   if (!neverFilled(order) && status !== OrderStatus.pending) rows.push([t('order.profit'), formatProfit(order.FactProfits)]);
   if (!neverFilled(order) && status === OrderStatus.history && order.CloseReasonTran) {

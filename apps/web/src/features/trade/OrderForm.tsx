@@ -1,7 +1,7 @@
 import { freeMargin, OrderSide, OrderStatus, type OrderSideValue } from '@pipwise/domain';
 import { Button, Popup, Selector, Switch, Toast } from 'antd-mobile';
 import { AddOutline, MinusOutline } from 'antd-mobile-icons';
-import { useReducer, useRef, useState } from 'react';
+import { lazy, Suspense, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -9,7 +9,7 @@ import { useFeedState } from '../../api/feed';
 import { useAccountFiguresQuery, useBalanceQuery, useLiveAccountQuery } from '../../api/queries/account';
 import { useBasicInfoQuery } from '../../api/queries/auth';
 import { useSubmitOrderMutation } from '../../api/queries/orders';
-import type { AccountFigures, ForexTradePush, TradePair } from '../../api/types';
+import type { AccountFigures, ForexTradePush, Order, TradePair } from '../../api/types';
 import { loginPath, Paths } from '../../routing/paths';
 import { Price } from '../../components/market';
 import { PriceInput } from '../../components/PriceInput';
@@ -28,6 +28,10 @@ import {
   type TicketKind,
   type TicketState,
 } from './ticket';
+import { formatOpening, nextOpening } from './opening';
+
+/** The receipt comes with its popup, after an order is placed: the first screen does not carry it. */
+const OrderReceipt = lazy(() => import('./OrderReceipt'));
 
 /** The ticket reads and writes numbers in the reader's language. */
 const numbers = { parse: parseNumber, format: (value: number, decimals: number) => formatNumber(value, decimals) };
@@ -82,7 +86,8 @@ export function OrderForm({ pair }: { pair: TradePair }) {
   const feeType = basicInfo.data?.trade_fee_type;
   const figures = ticketFigures(ticket, { ...context, feeType });
   const room = accountRoom(accountFigures.data, live.data, feeType);
-  const [placed, setPlaced] = useState(false);
+  /** The order the server placed, shown on its receipt until the trader moves on. */
+  const [placed, setPlaced] = useState<Order | null>(null);
   /** When the result popup opened (event-clock time), so a tap made before it cannot dismiss it. */
   const placedAt = useRef(0);
 
@@ -124,9 +129,9 @@ export function OrderForm({ pair }: { pair: TradePair }) {
         return;
       case 'send':
         dispatch({ type: 'refused_side', side: null });
-        submit.submit(decided.request, () => {
+        submit.submit(decided.request, (order) => {
           placedAt.current = performance.now();
-          setPlaced(true);
+          setPlaced(order);
         });
     }
   }
@@ -148,11 +153,7 @@ export function OrderForm({ pair }: { pair: TradePair }) {
         ))}
       </div>
 
-      {!open && (
-        <p className="notice" role="status">
-          {t('trade.market_closed')}
-        </p>
-      )}
+      {!open && <ClosedNotice pair={pair} />}
 
       {kind === 'pending' && (
         <label className="form-row">
@@ -245,8 +246,8 @@ export function OrderForm({ pair }: { pair: TradePair }) {
           <EstimateValues
             kind={kind}
             name="margin"
-            buy={formatNumber(buyEstimate?.margin, 6)}
-            sell={formatNumber(sellEstimate?.margin, 6)}
+            buy={formatMoney(buyEstimate?.margin)}
+            sell={formatMoney(sellEstimate?.margin)}
           />
         </div>
         <div>
@@ -290,33 +291,42 @@ export function OrderForm({ pair }: { pair: TradePair }) {
       </div>
 
       <Popup
-        visible={placed}
+        visible={placed !== null}
         // On a slow phone the second tap of a double tap on Buy is handled after the answer opened this
         // popup and lands on its mask: a tap that began before the popup existed does not close it.
         onMaskClick={(event) => {
-          if (event.timeStamp > placedAt.current) setPlaced(false);
+          if (event.timeStamp > placedAt.current) setPlaced(null);
         }}
         bodyClassName="result-popup"
       >
-        <div role="dialog" aria-label={t('trade.order_placed')}>
-          <h2>{t('trade.order_placed')}</h2>
-          <p>{t('trade.order_placed_hint')}</p>
-          <Button
-            block
-            color="primary"
-            onClick={() => {
-              setPlaced(false);
-              void navigate(`${Paths.order}?type=${kind === 'market' ? OrderStatus.holding : OrderStatus.pending}`);
-            }}
-          >
-            {t('trade.view_orders')}
-          </Button>
-          <Button block fill="none" onClick={() => setPlaced(false)}>
-            {t('trade.continue_trading')}
-          </Button>
-        </div>
+        {placed && (
+          <Suspense fallback={<div className="receipt-loading" role="status" aria-label={t('common.loading')} />}>
+            <OrderReceipt
+              order={placed}
+              onView={() => {
+                setPlaced(null);
+                // The tab the order is in now, as the server answered: a pending order's is Pending.
+                void navigate(
+                  `${Paths.order}?type=${placed.Status === OrderStatus.pending ? OrderStatus.pending : OrderStatus.holding}`,
+                );
+              }}
+              onClose={() => setPlaced(null)}
+            />
+          </Suspense>
+        )}
       </Popup>
     </section>
+  );
+}
+
+/** Why orders are off while the market is closed, and when it opens again. */
+function ClosedNotice({ pair }: { pair: TradePair }) {
+  const { t } = useTranslation();
+  const opening = nextOpening(pair, Date.now());
+  return (
+    <p className="notice" role="status" data-testid="market-closed">
+      {opening === null ? t('trade.market_closed') : t('finder.opens_at', { time: formatOpening(opening) })}
+    </p>
   );
 }
 

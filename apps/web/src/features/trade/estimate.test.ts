@@ -14,6 +14,7 @@ const jpn225: TradePair = {
   Logo: '/logos/index.svg',
   CategoryId: 4,
   MarketStatus: 1,
+  Session: 'cfd',
   PricePrecision: 0,
   Pip: 0.1,
   ForexMinCont: 0.1,

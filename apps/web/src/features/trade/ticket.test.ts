@@ -20,6 +20,7 @@ const eurusd: TradePair = {
   Logo: '/logos/eur.svg',
   CategoryId: 1,
   MarketStatus: 1,
+  Session: 'forex',
   PricePrecision: 5,
   Pip: 0.01,
   ForexMinCont: 0.01,
