@@ -106,6 +106,10 @@ export interface RegisterForm {
   re_password: string;
   invite_code?: string;
   sms_code: string;
+  /** ISO 3166 code of the country of residence. */
+  country: string;
+  /** The risk disclosure version read and accepted. */
+  risk_disclosure_version?: number;
 }
 
 export function useRegisterMutation() {
