@@ -96,6 +96,7 @@ export function useSubmitOrderMutation() {
     ...submitOrderOptions(),
     onSuccess: invalidate,
     onError: (error) => {
+      toastFailure(error);
       // Refused until the updated risk disclosure is accepted: fetch the user (now due) and show it again.
       if (!(error instanceof ApiError) || error.code !== ResponseCode.disclosureRequired) return;
       useDisclosurePrompt.getState().ask();
