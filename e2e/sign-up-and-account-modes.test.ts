@@ -123,7 +123,14 @@ describe('sign-up as brokers must, and one tap between demo and real', () => {
     // Demo again: the same demo account, linked to this real account.
     await page.locator('.user-card .account-mode').click();
     await expect.poll(async () => (await shownMode(page, '.user-card')).mode).toBe('demo');
-    expect((await userOf((await held(page)).token!)).uid).toBe(demo.uid);
+    const demoAgain = (await held(page)).token!;
+    expect((await userOf(demoAgain)).uid).toBe(demo.uid);
+
+    // Logging out, the person leaves: the session in use and the kept one both end.
+    await page.getByText('Log out', { exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(async () => (await held(page)).token ?? null).toBeNull();
+    for (const token of [demoAgain, realToken]) await expect(userOf(token)).rejects.toThrow(/999/);
     await context.close();
   });
 
