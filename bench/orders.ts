@@ -81,7 +81,13 @@ async function prepareUsers(databaseUrl: string) {
     await database.db.transaction(async (tx) => {
       const [user] = await tx
         .insert(users)
-        .values({ uid: 900_000_000 + i, email: `bench${i}@example.test`, inviteCode: `BENCH${suffix}${i}` })
+        .values({
+          uid: 900_000_000 + i,
+          email: `bench${i}@example.test`,
+          inviteCode: `BENCH${suffix}${i}`,
+          // The risk disclosure in force, accepted as at sign-up: otherwise every order is refused.
+          riskDisclosureVersion: 1,
+        })
         .returning({ id: users.id });
       await wallet.create(tx, user!.id);
       await wallet.post(tx, { userId: user!.id, amount: '1000000000', type: 'deposit' });

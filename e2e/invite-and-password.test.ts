@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  answerSignUpQuestions,
   api,
   baseURL,
   emailedCode,
@@ -115,6 +116,7 @@ describe('invite and password screens', () => {
     await friend.page.getByRole('textbox', { name: 'Verification code' }).fill(await emailedCode(friendEmail));
     await friend.page.getByRole('textbox', { name: 'Password', exact: true }).fill(E2E_PASSWORD);
     await friend.page.getByRole('textbox', { name: 'Confirm password' }).fill(E2E_PASSWORD);
+    await answerSignUpQuestions(friend.page);
     await friend.page.getByRole('button', { name: 'Register' }).click();
     await friend.page.waitForURL((url) => !url.hash.startsWith('#/register'));
     await friend.context.close();

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundThroughDeposit } from './cashier.js';
 import {
+  answerSignUpQuestions,
   api,
   balanceOf,
   cents,
@@ -51,6 +52,7 @@ describe('a visitor registers and trades', () => {
     await page.getByRole('textbox', { name: 'Verification code' }).fill(await emailedCode(email));
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Winning2026');
     await page.getByRole('textbox', { name: 'Confirm password' }).fill('Winning2026');
+    await answerSignUpQuestions(page);
     await screenshot(page, 'journey2-register');
     await page.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL(/#\/trade$/);

@@ -199,8 +199,22 @@ export async function registerRealUser(prefix: string): Promise<RealAccount> {
   const code = await emailedCode(email);
   return api<RealAccount>('/api/user/register', undefined, {
     method: 'POST',
-    body: { type: 1, account: email, password: E2E_PASSWORD, re_password: E2E_PASSWORD, sms_code: code },
+    body: {
+      type: 1,
+      account: email,
+      password: E2E_PASSWORD,
+      re_password: E2E_PASSWORD,
+      sms_code: code,
+      country: 'DE',
+      risk_disclosure_version: 1,
+    },
   });
+}
+
+/** Answers what sign-up asks besides the account, on the screen: the country of residence, the risk disclosure accepted. */
+export async function answerSignUpQuestions(page: Page, country = 'Germany') {
+  await page.getByRole('combobox', { name: 'Country of residence' }).selectOption({ label: country });
+  await page.getByText('I have read and accept the risk disclosure').click();
 }
 
 /** Opens the app already signed in as `account` (the sign-in screens have their own journeys). */

@@ -94,6 +94,7 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     market: market.service,
     settings: settings.service,
     restrictions,
+    disclosure: { refuseUntilAccepted: accounts.service.refuseUntilDisclosureAccepted },
     leadership,
   });
   const content = createContentModule(deps, { audit: audit.service });

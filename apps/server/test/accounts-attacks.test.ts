@@ -10,6 +10,7 @@ import {
   snapshot,
   solveCaptcha,
   startAccountsServer,
+  signUpAnswers,
   strongPassword,
   type AccountsServer,
 } from './accounts-helpers.js';
@@ -251,6 +252,7 @@ describe.each(DB_KINDS)('accounts under attack on %s', (kind) => {
           account: 'fresh@example.com',
           password: strongPassword,
           re_password: strongPassword,
+          ...signUpAnswers,
           sms_code: '123456',
           invite_code: 'AB\u0000CD',
         },

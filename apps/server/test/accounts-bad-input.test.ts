@@ -7,6 +7,7 @@ import {
   snapshot,
   solveCaptcha,
   startAccountsServer,
+  signUpAnswers,
   strongPassword,
   type AccountsServer,
 } from './accounts-helpers.js';
@@ -129,6 +130,7 @@ describe.each(DB_KINDS)('accounts bad input on %s', (kind) => {
       password: strongPassword,
       re_password: strongPassword,
       sms_code: '123456',
+      ...signUpAnswers,
     };
     const register = (body: Record<string, unknown>, lang = 'en') => post('/api/user/register', body, { lang });
 

@@ -123,6 +123,9 @@ export async function snapshot(server: TestServer) {
 
 export const strongPassword = 'Secret123';
 
+/** What sign-up asks besides the account: the country of residence and the risk disclosure version accepted. */
+export const signUpAnswers = { country: 'DE', risk_disclosure_version: '1' } as const;
+
 /** Registers an email account through the real flow (captcha → code from the outbox → register). */
 export async function registerByEmail(
   server: AccountsServer,
@@ -138,7 +141,7 @@ export async function registerByEmail(
   const registered = await server.send<{ token: string; user: { id: number; uid: number; invite_code: string } }>(
     'POST',
     '/api/user/register',
-    { form: { type: '1', account: email, password, re_password: password, sms_code, ...extra } },
+    { form: { type: '1', account: email, password, re_password: password, sms_code, ...signUpAnswers, ...extra } },
   );
   expect(registered.code, registered.msg).toBe(1);
   return registered.data;

@@ -8,6 +8,7 @@ import {
   snapshot,
   solveCaptcha,
   startAccountsServer,
+  signUpAnswers,
   strongPassword,
   type AccountsServer,
 } from './accounts-helpers.js';
@@ -89,6 +90,7 @@ describe.each(DB_KINDS)('invite and password change on %s', (kind) => {
           account: email,
           password: strongPassword,
           re_password: strongPassword,
+          ...signUpAnswers,
           sms_code: await outboxCode(server, email),
           invite_code: 'ZZZZ2222',
         },

@@ -6,6 +6,7 @@ import {
   query,
   solveCaptcha,
   startAccountsServer,
+  signUpAnswers,
   strongPassword,
   type AccountsServer,
 } from './accounts-helpers.js';
@@ -41,7 +42,15 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
     expect(stored.map((r) => r.code_hash)).not.toContain(code);
 
     const registered = await server.send<{ token: string; user: UserView }>('POST', '/api/user/register', {
-      form: { type: '1', account: email, password: strongPassword, re_password: strongPassword, sms_code: code, invite_code: '' },
+      form: {
+        type: '1',
+        account: email,
+        password: strongPassword,
+        re_password: strongPassword,
+        sms_code: code,
+        invite_code: '',
+        ...signUpAnswers,
+      },
     });
     expect(registered).toMatchObject({ code: 1, msg: 'Registration successful' });
     expect(registered.data.token).toMatch(/^[\w-]{43}$/);
@@ -180,6 +189,7 @@ describe.each(DB_KINDS)('account journey on %s', (kind) => {
           mobile: '91234567',
           password: 'Phone1234',
           re_password: 'Phone1234',
+          ...signUpAnswers,
           sms_code: code,
         },
       });

@@ -47,6 +47,7 @@ describe.each(DB_KINDS)('area codes and settings on %s', (kind) => {
       is_show_mobile: 1,
       complaint_email: 'complaints@pipwise.local',
       restricted_countries: 'KP,IL,CN,VU,CU',
+      risk_disclosure_version: 1,
     });
   });
 });

@@ -8,6 +8,7 @@ import {
   query,
   registerByEmail,
   startAccountsServer,
+  signUpAnswers,
   strongPassword,
   type AccountsServer,
 } from './accounts-helpers.js';
@@ -161,6 +162,7 @@ describe.each(DB_KINDS)('reset codes and invite codes on %s', (kind) => {
             password: strongPassword,
             re_password: strongPassword,
             sms_code: String(300_000 + guesses),
+            ...signUpAnswers,
           };
           expect((await post(server, '/api/user/register', form, attacker)).msg).toBe('The verification code is incorrect');
         }
@@ -194,6 +196,7 @@ describe.each(DB_KINDS)('reset codes and invite codes on %s', (kind) => {
           password: strongPassword,
           re_password: strongPassword,
           sms_code: await outboxCode(server, email),
+          ...signUpAnswers,
           invite_code,
         },
         ip,

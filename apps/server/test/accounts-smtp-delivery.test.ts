@@ -1,7 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { query, snapshot, solveCaptcha, startAccountsServer, strongPassword, type AccountsServer } from './accounts-helpers.js';
+import {
+  query,
+  snapshot,
+  solveCaptcha,
+  startAccountsServer,
+  signUpAnswers,
+  strongPassword,
+  type AccountsServer,
+} from './accounts-helpers.js';
 import { DB_KINDS } from './harness.js';
 
 interface Received {
@@ -68,7 +76,14 @@ describe.each(DB_KINDS)('verification mail over SMTP on %s', (kind) => {
     expect(await query(server, 'select id from outbox_messages')).toEqual([]);
 
     const registered = await server.send('POST', '/api/user/register', {
-      form: { type: '1', account: 'mailbox@example.com', password: strongPassword, re_password: strongPassword, sms_code: code! },
+      form: {
+        type: '1',
+        account: 'mailbox@example.com',
+        password: strongPassword,
+        re_password: strongPassword,
+        sms_code: code!,
+        ...signUpAnswers,
+      },
     });
     expect(registered).toMatchObject({ code: 1, msg: 'Registration successful' });
   });

@@ -46,6 +46,8 @@ export async function createTraders(
           isDemo: options.isDemo ? 1 : 0,
           inviteCode: `T${unique}`.slice(0, 24),
           createdAt: now,
+          // Signed up as registration asks: the disclosure in force accepted.
+          riskDisclosureVersion: 1,
         })),
       )
       .returning({ id: users.id });

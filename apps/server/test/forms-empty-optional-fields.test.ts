@@ -5,6 +5,7 @@ import {
   registerByEmail,
   solveCaptcha,
   startAccountsServer,
+  signUpAnswers,
   strongPassword,
   type AccountsServer,
 } from './accounts-helpers.js';
@@ -56,6 +57,7 @@ describe.each(DB_KINDS)('optional fields sent empty on %s', (kind) => {
       password: strongPassword,
       re_password: strongPassword,
       sms_code,
+      ...signUpAnswers,
       area_id: '',
       invite_code: '',
       key: '',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS } from './harness.js';
 import {
   outboxCode,
+  signUpAnswers,
   snapshot,
   solveCaptcha,
   startAccountsServer,
@@ -29,7 +30,15 @@ describe.each(DB_KINDS)('policy notice (restricted countries) on %s', (kind) => 
     });
   const register = (mobile: string, area: string, sms_code: string, lang = 'en') =>
     server.send<{ token: string }>('POST', '/api/user/register', {
-      form: { type: '2', area_id: String(areaOf(area)), mobile, password: strongPassword, re_password: strongPassword, sms_code },
+      form: {
+        type: '2',
+        area_id: String(areaOf(area)),
+        mobile,
+        password: strongPassword,
+        re_password: strongPassword,
+        sms_code,
+        ...signUpAnswers,
+      },
       lang,
     });
 

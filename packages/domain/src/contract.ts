@@ -11,6 +11,10 @@ export const ApiPath = {
   /** The user's invite code and how many registered with it (path ours; the spec names none). */
   inviteInfo: '/api/user/invite_info',
   forgetPassword: '/api/user/forget_password',
+  /** The signed-in user accepts the risk disclosure in force (path ours). */
+  acceptRiskDisclosure: '/api/user/risk_disclosure',
+  /** A real account's session of its own demo account, linked on first use (path ours). */
+  switchToDemo: '/api/user/demo_switch',
   sendEmail: '/api/notify/send_email',
   sendSms: '/api/notify/send_sms',
   captcha: '/api/captcha',

@@ -11,6 +11,8 @@ export const ResponseCode = {
   forbidden: 1003,
   notFound: 1004,
   conflict: 1009,
+  /** The risk disclosure in force is not yet accepted: accept it (POST /api/user/risk_disclosure), then retry. */
+  disclosureRequired: 1010,
   tooManyRequests: 1429,
   internal: 1500,
 } as const;
@@ -43,4 +45,5 @@ export const rejected = (key: string, params?: Record<string, string | number>) 
 export const notFound = (key: string, params?: Record<string, string | number>) => new AppError('notFound', key, params);
 export const forbidden = (key: string, params?: Record<string, string | number>) => new AppError('forbidden', key, params);
 export const conflict = (key: string, params?: Record<string, string | number>) => new AppError('conflict', key, params);
+export const disclosureRequired = () => new AppError('disclosureRequired', 'risk_disclosure_due');
 export const notLoggedIn = () => new AppError('notLoggedIn', 'not_logged_in');

@@ -15,7 +15,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { customType, pgTable } from 'drizzle-orm/pg-core';
+import { customType, pgTable, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /**
  * One schema for PGlite and PostgreSQL. Money is NUMERIC (drizzle hands it over as a string, which goes
@@ -62,9 +62,18 @@ export const users = pgTable(
     loginFrozen: boolean('login_frozen').notNull().default(false),
     tradingFrozen: boolean('trading_frozen').notNull().default(false),
     withdrawalsFrozen: boolean('withdrawals_frozen').notNull().default(false),
+    /** ISO 3166 code of the country of residence given at registration; null for demo and older accounts. */
+    country: varchar('country', { length: 2 }),
+    /** The risk disclosure version the user last accepted (setting `risk_disclosure_version`); null: none yet. */
+    riskDisclosureVersion: integer('risk_disclosure_version'),
+    riskDisclosureAcceptedAt: timestamp('risk_disclosure_accepted_at', { withTimezone: true, mode: 'date' }),
+    /** On a demo account: the real account it was linked to when its owner first used it while signed in. */
+    demoOwnerId: bigint('demo_owner_id', { mode: 'number' }).references((): AnyPgColumn => users.id),
   },
   (t) => [
     uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    // One demo account per real account.
+    uniqueIndex('users_demo_owner_unique').on(t.demoOwnerId),
     uniqueIndex('users_phone_unique').on(t.areaId, t.phone),
     index('users_invited_by_idx').on(t.invitedBy),
   ],

@@ -31,6 +31,8 @@ export const DEFAULT_SETTINGS = {
   deposit_expiry_days: '7',
   /** ISO 3166 codes of the countries the service is not provided to (docs/api.md policy notice). */
   restricted_countries: 'KP,IL,CN,VU,CU',
+  /** The risk disclosure in force: raising it asks every real account to read and accept it again before trading. */
+  risk_disclosure_version: '1',
   /** USD amount above which a withdrawal needs two operators' approvals (four-eyes). */
   withdraw_four_eyes_above: '10000',
   /** Hours an operator-set withdraw rate (a currency without a market pair) stays usable after it was set. */

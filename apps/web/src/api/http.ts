@@ -48,6 +48,8 @@ export interface RequestOptions {
    * the same key, so the server acts at most once.
    */
   idempotencyKey?: string;
+  /** The session to act as, when not the one in use (switching first asks the kept session who it is). */
+  token?: string;
   /** The call acts at the price on screen (an order, a close): refused, never queued, while prices are not live. */
   needsLivePrices?: boolean;
 }
@@ -125,7 +127,7 @@ export async function request<T>(
   const search = queryString(query);
   const url = `${api.baseUrl()}${path}${search ? `?${search}` : ''}`;
   const payload = readsOnly ? {} : encodeBody(options.body ?? options.query ?? {}, options.form);
-  const headers: Record<string, string> = { lang: api.language(), authorization: api.token() ?? '' };
+  const headers: Record<string, string> = { lang: api.language(), authorization: options.token ?? api.token() ?? '' };
   if (payload.type) headers['content-type'] = payload.type;
   if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
 

@@ -9,6 +9,7 @@ import { ConnectionBanner } from '../components/ConnectionBanner';
 import { ScreenBoundary } from '../components/ScreenBoundary';
 import { PageSkeleton } from '../components/states';
 import { CompanySite } from '../company/CompanySite';
+import { useDisclosurePrompt } from '../stores/disclosurePrompt';
 import { useNoticeToasts } from '../stores/noticeToasts';
 import { useSession } from '../stores/session';
 import { loginPath, Paths } from '../routing/paths';
@@ -17,6 +18,8 @@ import './shell.css';
 
 /** Loaded with the first account notice pushed, not with the first screen. */
 const NoticeToasts = lazy(() => import('../components/NoticeToasts'));
+/** Loaded only for an account that has not accepted the risk disclosure in force. */
+const DisclosureSheet = lazy(() => import('../features/disclosure/DisclosureSheet'));
 
 /**
  * The frame of every route: the live socket (and the signed-in user's order events), the tab screens kept alive (scroll, chosen tab and loaded
@@ -31,6 +34,8 @@ export function Shell() {
   const [visited, setVisited] = useState<string[]>([]);
   useUserInfoQuery();
   const toasts = useNoticeToasts((state) => state.shown.length > 0);
+  const disclosureDue = useSession((state) => state.user?.risk_disclosure_due === 1);
+  const disclosurePostponed = useDisclosurePrompt((state) => state.postponed);
 
   const tab = TABS.find((candidate) => candidate.path === location.pathname);
   const blocked = tab?.requiresLogin && !token;
@@ -65,6 +70,11 @@ export function Shell() {
       {token && toasts && (
         <Suspense fallback={null}>
           <NoticeToasts />
+        </Suspense>
+      )}
+      {token && disclosureDue && !disclosurePostponed && (
+        <Suspense fallback={null}>
+          <DisclosureSheet />
         </Suspense>
       )}
       <CompanySite />

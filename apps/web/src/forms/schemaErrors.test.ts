@@ -72,6 +72,8 @@ describe('auth form rules are the server schema', () => {
       password: 'abcdefgh',
       re_password: 'abcdefgh',
       sms_code: '12345',
+      country: 'DE',
+      risk_disclosure_version: 1,
     };
     expect(
       schemaErrors(ZRegisterRequest, register, i18n.getFixedT('en'), { namespace: 'auth', fields: { sms_code: 'code' } }),
@@ -96,6 +98,8 @@ describe('auth form rules are the server schema', () => {
         password: 'Secret123',
         re_password: 'Secret123',
         sms_code: '123456',
+        country: 'DE',
+        risk_disclosure_version: 1,
       }),
     ).toEqual({
       type: en.auth.field_invalid,

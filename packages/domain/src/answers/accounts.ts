@@ -24,6 +24,9 @@ export const ZUserView = z.object({
   is_demo: z.union([z.literal(0), z.literal(1)]),
   invite_code: z.string(),
   invited_count: z.number().int(),
+  country: z.string().describe('ISO 3166 code of the country of residence; "" when not asked'),
+  risk_disclosure_version: z.number().int().nullable().describe('the risk disclosure version last accepted'),
+  risk_disclosure_due: z.union([z.literal(0), z.literal(1)]).describe('1: orders are refused (1010) until accepted'),
 }) satisfies z.ZodType<UserView>;
 
 export const ZSessionView = z.object({ token: z.string(), user: ZUserView }) satisfies z.ZodType<SessionView>;
@@ -59,6 +62,7 @@ export const ZBasicInfoView = z.object({
   is_show_mobile: z.number().int(),
   complaint_email: z.string(),
   restricted_countries: z.string().describe('ISO 3166 codes, comma-separated'),
+  risk_disclosure_version: z.number().int().describe('the risk disclosure in force'),
 }) satisfies z.ZodType<BasicInfoView>;
 
 export const ZCaptchaView = z.object({

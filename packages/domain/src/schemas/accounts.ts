@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CodePurpose } from '../contract.js';
-import { intFromInput, optionalInput, optionalText, requiredText, safeText } from './common.js';
+import { intFromInput, optionalInput, optionalText, positiveIntId, requiredText, safeText } from './common.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 64;
@@ -39,9 +39,18 @@ export const ZLoginRequest = z.object({
 });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 
+/** An ISO 3166 alpha-2 country code, in any case ("de" reads as DE). */
+export const countryCode = requiredText('country_required', 8)
+  .transform((value) => value.toUpperCase())
+  .pipe(z.string().regex(/^[A-Z]{2}$/, { error: 'country_invalid' }));
+
+/** The version of the risk disclosure the person read and accepted (setting `risk_disclosure_version`). */
+const acceptedDisclosure = positiveIntId('risk_disclosure_required');
+
 /**
  * type 1: `account` is the email; type 2: the phone number is `mobile` or `account` (national number,
- * with or without the dialling code of `area_id`).
+ * with or without the dialling code of `area_id`). `country` is the country of residence and
+ * `risk_disclosure_version` the disclosure version accepted, as brokers must ask at sign-up.
  */
 export const ZRegisterRequest = z
   .object({
@@ -54,6 +63,8 @@ export const ZRegisterRequest = z
     sms_code: code,
     key: optionalText(64),
     mobile: optionalText(32),
+    country: countryCode,
+    risk_disclosure_version: acceptedDisclosure,
   })
   .refine((body) => body.account !== undefined || (body.type === AccountType.phone && body.mobile !== undefined), {
     error: 'account_required',
@@ -141,6 +152,10 @@ export const ZDemoRequest = z
     path: ['demo_secret'],
   });
 
+/** POST /api/user/risk_disclosure: the signed-in user accepts this version of the risk disclosure. */
+export const ZAcceptDisclosureRequest = z.object({ version: acceptedDisclosure });
+export type TAcceptDisclosureRequest = z.infer<typeof ZAcceptDisclosureRequest>;
+
 export const ZSettingQuery = z.object({ key: requiredText('setting_key_required', 64) });
 
 /** Settings anyone may read through GET /api/default/setting (everything else stays on the server). */
@@ -152,6 +167,7 @@ export const PUBLIC_SETTING_KEYS = [
   'trade_fee_type',
   'complaint_email',
   'restricted_countries',
+  'risk_disclosure_version',
 ] as const;
 export type PublicSettingKey = (typeof PUBLIC_SETTING_KEYS)[number];
 
@@ -184,6 +200,12 @@ export interface UserView {
   is_demo: 0 | 1;
   invite_code: string;
   invited_count: number;
+  /** ISO 3166 code of the country of residence; "" for demo accounts and accounts older than the question. */
+  country: string;
+  /** The risk disclosure version last accepted; null: never. */
+  risk_disclosure_version: number | null;
+  /** 1 while a real account has not accepted the disclosure in force: orders are refused (1010) until it does. */
+  risk_disclosure_due: 0 | 1;
 }
 
 export interface SessionView {
@@ -212,6 +234,8 @@ export interface BasicInfoView {
   complaint_email: string;
   /** ISO 3166 codes, comma-separated, of the countries the service is not provided to (docs/api.md policy notice). */
   restricted_countries: string;
+  /** The risk disclosure in force; a real account accepts it at sign-up and again whenever it rises. */
+  risk_disclosure_version: number;
 }
 
 export interface CaptchaView {

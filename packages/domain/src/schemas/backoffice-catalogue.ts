@@ -195,6 +195,7 @@ export const SETTING_RULES = {
       .regex(/^([A-Z]{2}(,[A-Z]{2})*)?$/, { error: 'setting_countries_invalid' }),
     editor: { type: 'countries' },
   },
+  risk_disclosure_version: positiveInteger,
   withdraw_four_eyes_above: nonNegative,
   withdraw_rate_max_age_hours: positiveInteger,
   review_claim_minutes: positiveInteger,

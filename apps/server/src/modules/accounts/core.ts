@@ -60,8 +60,11 @@ export type UserRow = typeof users.$inferSelect;
 
 const ID_COLLISION_RETRIES = 5;
 
+/** A demo account was linked to the same real account by a request that ran alongside this one. */
+export class DemoAlreadyLinked extends Error {}
+
 /** Name of the unique constraint a database error violated, if it is one (drizzle wraps driver errors). */
-function uniqueViolation(error: unknown): string | null {
+export function uniqueViolation(error: unknown): string | null {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
     const { code, constraint } = e as { code?: unknown; constraint?: unknown };
     if (code === '23505') return typeof constraint === 'string' ? constraint : '';
@@ -142,6 +145,11 @@ export class AccountsCore {
     return { user, target };
   }
 
+  /** Setting `risk_disclosure_version`: the risk disclosure real accounts must have accepted to trade. */
+  async disclosureInForce(): Promise<number> {
+    return Number(await this.deps.reference.get('risk_disclosure_version'));
+  }
+
   async view(userId: number, executor: Executor = this.db): Promise<UserView> {
     const [row] = await executor
       .select({ user: users, globalCode: areaCodes.globalCode })
@@ -161,6 +169,9 @@ export class AccountsCore {
       is_demo: user.isDemo === 1 ? 1 : 0,
       invite_code: user.inviteCode,
       invited_count: invited?.n ?? 0,
+      country: user.country ?? '',
+      risk_disclosure_version: user.riskDisclosureVersion,
+      risk_disclosure_due: user.isDemo !== 1 && (user.riskDisclosureVersion ?? 0) < (await this.disclosureInForce()) ? 1 : 0,
     };
   }
 
@@ -186,7 +197,18 @@ export class AccountsCore {
     tx: Executor,
     values: Pick<
       typeof users.$inferInsert,
-      'email' | 'areaId' | 'phone' | 'passwordHash' | 'isDemo' | 'invitedBy' | 'lang' | 'demoSecretHash'
+      | 'email'
+      | 'areaId'
+      | 'phone'
+      | 'passwordHash'
+      | 'isDemo'
+      | 'invitedBy'
+      | 'lang'
+      | 'demoSecretHash'
+      | 'country'
+      | 'riskDisclosureVersion'
+      | 'riskDisclosureAcceptedAt'
+      | 'demoOwnerId'
     >,
   ): Promise<UserRow> {
     for (let attempt = 1; ; attempt++) {
@@ -203,6 +225,7 @@ export class AccountsCore {
       } catch (error) {
         const constraint = uniqueViolation(error);
         if (constraint === 'users_email_unique' || constraint === 'users_phone_unique') throw conflict('account_exists');
+        if (constraint === 'users_demo_owner_unique') throw new DemoAlreadyLinked();
         const idCollision = constraint === 'users_uid_unique' || constraint === 'users_invite_code_unique';
         if (!idCollision || attempt >= ID_COLLISION_RETRIES) throw error;
       }

@@ -41,7 +41,13 @@ export function countryNames(codes: string[], lang: Language): string {
 }
 
 /** Settings whose public value is a number; the rest are text. */
-const NUMERIC_SETTINGS = new Set<string>(['is_show_mobile', 'verify_reg_type', 'service_link_type', 'trade_fee_type']);
+const NUMERIC_SETTINGS = new Set<string>([
+  'is_show_mobile',
+  'verify_reg_type',
+  'service_link_type',
+  'trade_fee_type',
+  'risk_disclosure_version',
+]);
 
 export interface RegistrationPolicy {
   email: boolean;
@@ -107,6 +113,7 @@ export class ReferenceService {
       is_show_mobile: Number(values.is_show_mobile),
       complaint_email: String(values.complaint_email),
       restricted_countries: String(values.restricted_countries),
+      risk_disclosure_version: Number(values.risk_disclosure_version),
     };
   }
 

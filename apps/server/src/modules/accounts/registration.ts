@@ -33,7 +33,8 @@ export class Registration {
     const channel: Channel = input.type === AccountType.email ? 'email' : 'sms';
     const given = (input.type === AccountType.phone ? (input.mobile ?? input.account) : input.account) ?? '';
     const { target, find, email, phone } = await this.core.destination(channel, given, input.area_id, CodePurpose.register);
-    if (phone) await deps.reference.refuseRestricted(phone.countries, meta.lang);
+    await deps.reference.refuseRestricted(phone ? [input.country, ...phone.countries] : [input.country], meta.lang);
+    if (input.risk_disclosure_version !== (await this.core.disclosureInForce())) throw rejected('risk_disclosure_outdated');
     if (await find()) throw conflict('account_exists');
     const invitedBy = input.invite_code ? await this.inviterOf(input.invite_code, meta) : null;
     const codeId = await deps.codes.check(target, input.sms_code, meta.ip);
@@ -49,6 +50,9 @@ export class Registration {
         invitedBy,
         lang: meta.lang,
         demoSecretHash: null,
+        country: input.country,
+        riskDisclosureVersion: input.risk_disclosure_version,
+        riskDisclosureAcceptedAt: this.core.now(),
       });
       await deps.wallet.create(tx, user.id);
       return { userId: user.id, token: await this.sessions.create(tx, user.id, meta) };

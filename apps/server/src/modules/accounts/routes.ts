@@ -9,6 +9,7 @@ import {
   ZPublicSettingView,
   ZSessionView,
   ZUserView,
+  ZAcceptDisclosureRequest,
   ZAmendPasswordRequest,
   ZDemoRequest,
   ZForgetPasswordRequest,
@@ -80,6 +81,21 @@ export function accountRoutes(service: AccountsService, reference: ReferenceServ
       const { demo_id, demo_secret } = parse(ZDemoRequest, request.query);
       const demo = demo_id && demo_secret ? { id: demo_id, secret: demo_secret } : undefined;
       return ok(request, await service.demo(demo, meta(request)), 'demo_ready');
+    });
+
+    const switchToDemo = { body: ZDemoRequest, response: answers(ZDemoSessionView) };
+    app.post(ApiPath.switchToDemo, { ...limited(ROUTE_LIMITS.demo), schema: switchToDemo }, async (request) => {
+      const principal = requireUser(request);
+      const { demo_id, demo_secret } = parse(ZDemoRequest, request.body ?? {});
+      const deviceKey = demo_id && demo_secret ? { id: demo_id, secret: demo_secret } : undefined;
+      return ok(request, await service.switchToDemo(principal, deviceKey, meta(request)), 'demo_ready');
+    });
+
+    const acceptDisclosure = { body: ZAcceptDisclosureRequest, response: answers(ZUserView) };
+    app.post(ApiPath.acceptRiskDisclosure, { schema: acceptDisclosure }, async (request) => {
+      const principal = requireUser(request);
+      const input = parse(ZAcceptDisclosureRequest, request.body);
+      return ok(request, await service.acceptDisclosure(principal, input), 'risk_disclosure_accepted');
     });
 
     app.get(ApiPath.userInfo, { schema: { response: answers(ZUserView) } }, async (request) =>

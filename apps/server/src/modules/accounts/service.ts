@@ -2,6 +2,7 @@ import type {
   DemoSessionView,
   InviteInfoView,
   Language,
+  TAcceptDisclosureRequest,
   SessionView,
   TAmendPasswordRequest,
   TForgetPasswordRequest,
@@ -16,7 +17,8 @@ import type { Principal } from '../../http/auth.js';
 import { CodeRequests } from './code-requests.js';
 import type { Channel } from './codes.js';
 import { AccountsCore, type AccountsServiceDeps, type PublicProfile, type RequestMeta } from './core.js';
-import { DemoAccounts } from './demo.js';
+import { DemoAccounts, type DemoKey } from './demo.js';
+import { RiskDisclosure } from './disclosure.js';
 import { Login } from './login.js';
 import { Passwords } from './passwords.js';
 import { Registration } from './registration.js';
@@ -30,7 +32,7 @@ export { hashToken } from './sessions.js';
 /**
  * Accounts and sessions, composed of one part per concern: sessions (`sessions.ts`), verification-code
  * requests (`code-requests.ts`), registration (`registration.ts`), login (`login.ts`), demo accounts
- * (`demo.ts`) and password changes (`passwords.ts`), on what they share (`core.ts`: finding, making and
+ * (`demo.ts`), password changes (`passwords.ts`) and the risk disclosure (`disclosure.ts`), on what they share (`core.ts`: finding, making and
  * showing users, and telling them about their account).
  */
 export class AccountsService {
@@ -41,9 +43,12 @@ export class AccountsService {
   private readonly logins: Login;
   private readonly demoAccounts: DemoAccounts;
   private readonly passwords: Passwords;
+  private readonly disclosure: RiskDisclosure;
   /** Handed to other modules as plain functions, so bound here. */
   readonly resolveToken: AccountSessions['resolveToken'];
   readonly revokeToken: AccountSessions['revokeToken'];
+  /** Trading asks it before every new order. */
+  readonly refuseUntilDisclosureAccepted: RiskDisclosure['refuseUntilAccepted'];
 
   constructor(deps: AccountsServiceDeps) {
     this.core = new AccountsCore(deps);
@@ -53,6 +58,8 @@ export class AccountsService {
     this.logins = new Login(this.core, this.sessions);
     this.demoAccounts = new DemoAccounts(this.core, this.sessions);
     this.passwords = new Passwords(this.core, this.sessions);
+    this.disclosure = new RiskDisclosure(this.core);
+    this.refuseUntilDisclosureAccepted = this.disclosure.refuseUntilAccepted;
     this.resolveToken = this.sessions.resolveToken;
     this.revokeToken = this.sessions.revokeToken;
   }
@@ -100,8 +107,16 @@ export class AccountsService {
     return this.logins.login(input, meta);
   }
 
-  demo(demo: { id: string; secret: string } | undefined, meta: RequestMeta): Promise<DemoSessionView> {
+  demo(demo: DemoKey | undefined, meta: RequestMeta): Promise<DemoSessionView> {
     return this.demoAccounts.demo(demo, meta);
+  }
+
+  switchToDemo(principal: Principal, deviceKey: DemoKey | undefined, meta: RequestMeta): Promise<DemoSessionView> {
+    return this.demoAccounts.switchToDemo(principal, deviceKey, meta);
+  }
+
+  acceptDisclosure(principal: Principal, input: TAcceptDisclosureRequest): Promise<UserView> {
+    return this.disclosure.accept(principal, input);
   }
 
   amendPassword(principal: Principal, input: TAmendPasswordRequest, meta: RequestMeta): Promise<void> {

@@ -90,8 +90,15 @@ export interface TradingDeps {
   settings: SettingsService;
   /** Operators' freezes: a frozen account places no new orders (closing stays allowed). */
   restrictions: TradingRestrictions;
+  /** Whether the account has accepted the risk disclosure in force (refused with 1010 until it has). */
+  disclosure: TradingDisclosure;
   /** In each engine transaction, before it moves money: throws unless this process still leads the engine. */
   fence?: (tx: Executor) => Promise<void>;
+}
+
+/** What trading needs of the accounts' risk disclosure (answered from memory on the hot path). */
+export interface TradingDisclosure {
+  refuseUntilAccepted(userId: number): Promise<void>;
 }
 
 /** What trading needs of the back office's freezes (answered from memory on the hot path). */

@@ -3,7 +3,7 @@ import type { Leadership } from '../../leadership/leadership.js';
 import type { MarketService } from '../market/api.js';
 import type { SettingsService } from '../settings/service.js';
 import type { WalletService } from '../wallet/service.js';
-import type { TradingRestrictions } from './core.js';
+import type { TradingDisclosure, TradingRestrictions } from './core.js';
 import { RiskEngine } from './engine.js';
 import { tradingRoutes } from './routes.js';
 import { TradingService } from './service.js';
@@ -42,6 +42,7 @@ export function createTradingModule(
     market: MarketService;
     settings: SettingsService;
     restrictions: TradingRestrictions;
+    disclosure: TradingDisclosure;
     leadership: Leadership;
   },
 ) {

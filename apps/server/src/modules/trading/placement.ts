@@ -164,6 +164,7 @@ export class OrderPlacement {
     const earlier = idempotencyKey ? await this.keys.replay(userId, { key: idempotencyKey, request }, 'submit') : null;
     if (earlier) return earlier;
     await this.core.deps.restrictions.refuseFrozenTrading(userId);
+    await this.core.deps.disclosure.refuseUntilAccepted(userId);
     return this.placing.submit(await this.draft(userId, body, idempotencyKey, request));
   }
 

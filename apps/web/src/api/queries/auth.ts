@@ -106,6 +106,10 @@ export interface RegisterForm {
   re_password: string;
   invite_code?: string;
   sms_code: string;
+  /** ISO 3166 code of the country of residence. */
+  country: string;
+  /** The risk disclosure version read and accepted. */
+  risk_disclosure_version?: number;
 }
 
 export function useRegisterMutation() {
@@ -150,6 +154,15 @@ export function useSendCodeMutation() {
 
 export function useLogoutMutation() {
   return useMutation({
-    mutationFn: () => http.post<unknown>(ApiPath.logout, undefined, { silent: true }),
+    mutationFn: async () => {
+      // The person leaves: the session kept for the one-tap switch to their other account ends too.
+      const kept = useSession.getState().kept;
+      if (kept) {
+        await http
+          .post<unknown>(ApiPath.logout, undefined, { silent: true, initial: true, token: kept.token })
+          .catch(() => undefined);
+      }
+      return http.post<unknown>(ApiPath.logout, undefined, { silent: true });
+    },
   });
 }

@@ -1,6 +1,7 @@
-import { ApiPath } from '@pipwise/domain';
+import { ApiPath, ResponseCode } from '@pipwise/domain';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { http, outcomeUnknown, toastFailure } from '../http';
+import { ApiError, http, outcomeUnknown, toastFailure } from '../http';
+import { useDisclosurePrompt } from '../../stores/disclosurePrompt';
 import { IntentKeys } from '../intent';
 import type { Order, OrderPage } from '../types';
 import { accountKeys } from './account';
@@ -89,7 +90,18 @@ export const submitOrderOptions = () => ({
 /** The order ticket's submit: one order per intent, however often the button is tapped. */
 export function useSubmitOrderMutation() {
   const invalidate = useInvalidateTrading();
-  const mutation = useMutation({ ...submitOrderOptions(), onSuccess: invalidate });
+  const client = useQueryClient();
+  const mutation = useMutation({
+    ...submitOrderOptions(),
+    onSuccess: invalidate,
+    onError: (error) => {
+      toastFailure(error);
+      // Refused until the updated risk disclosure is accepted: fetch the user (now due) and show it again.
+      if (!(error instanceof ApiError) || error.code !== ResponseCode.disclosureRequired) return;
+      useDisclosurePrompt.getState().ask();
+      void client.invalidateQueries({ queryKey: accountKeys.user() });
+    },
+  });
   return {
     sending: mutation.isPending,
     /** Sends the order, unless the ticket's previous one is still on its way (a double tap). */

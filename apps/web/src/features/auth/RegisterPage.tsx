@@ -9,6 +9,7 @@ import { Screen } from '../../components/Screen';
 import { PolicyNotice } from '../../components/PolicyNotice';
 import { TextField } from '../../components/fields';
 import { useNewPassword, useVerifiedAccount } from '../../components/VerifiedAccount';
+import { useSignUpQuestions } from './SignUpQuestions';
 
 export default function RegisterPage() {
   const { t } = useTranslation();
@@ -16,6 +17,7 @@ export default function RegisterPage() {
   const [params] = useSearchParams();
   const verified = useVerifiedAccount(CodePurpose.register);
   const newPassword = useNewPassword();
+  const questions = useSignUpQuestions();
   const [invite, setInvite] = useState(params.get('invite_code') ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const register = useRegisterMutation();
@@ -33,9 +35,18 @@ export default function RegisterPage() {
             password: newPassword.password,
             re_password: newPassword.confirm,
             sms_code: verified.code,
+            ...questions.answers,
             ...(invite.trim() ? { invite_code: invite.trim() } : {}),
           };
-          const found = verified.validate(ZRegisterRequest, request, { re_password: 'confirm', invite_code: 'invite' });
+          const found = {
+            ...verified.validate(ZRegisterRequest, request, {
+              re_password: 'confirm',
+              invite_code: 'invite',
+              risk_disclosure_version: 'disclosure',
+            }),
+            // The schema knows only that they are missing or malformed; these say what to do, and name the restricted countries.
+            ...questions.validate(),
+          };
           setErrors(found);
           if (Object.keys(found).length > 0) return;
           register.mutate(request, {
@@ -45,6 +56,7 @@ export default function RegisterPage() {
       >
         {verified.fields(errors.code)}
         {newPassword.fields(t('auth.password'), errors)}
+        {questions.fields(errors)}
         <TextField
           label={t('auth.invite_code')}
           error={errors.invite}

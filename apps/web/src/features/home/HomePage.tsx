@@ -10,6 +10,7 @@ import { Paths } from '../../routing/paths';
 import { ScreenFrame } from '../../components/ScreenFrame';
 import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { Brand } from '../../company/Brand';
+import { LazyAccountMode } from '../../components/LazyAccountMode';
 import { PairRow } from '../../components/PairRow';
 import './home.css';
 
@@ -34,6 +35,7 @@ export default function HomePage() {
       <header className="home-header">
         <Brand />
         <div className="header-actions">
+          <LazyAccountMode />
           <Link to={Paths.product} className="icon-button" aria-label={searchLabel}>
             <SearchOutline />
           </Link>

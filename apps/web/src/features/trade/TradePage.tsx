@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useTopic } from '../../api/live';
 import { PERIODS, useKlineQuery, useTradeListQuery, type Period } from '../../api/queries/market';
 import { Change, PairLogo, Price } from '../../components/market';
+import { LazyAccountMode } from '../../components/LazyAccountMode';
 import { LazyNoticeBell } from '../../components/LazyNoticeBell';
 import { Screen } from '../../components/Screen';
 import { currentLanguage } from '../../i18n';
@@ -60,6 +61,7 @@ export default function TradePage() {
           <Price value={quote?.Close} precision={pair.PricePrecision} className="trade-price" />
           {isOpen(pair) ? <Change value={quote?.Change} /> : <span className="closed-label">{t('home.closed')}</span>}
         </div>
+        <LazyAccountMode />
         <LazyNoticeBell />
       </header>
 

@@ -23,6 +23,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useBalanceQuery } from '../../api/queries/account';
+import { LazyAccountMode } from '../../components/LazyAccountMode';
 import { useResetDemoMutation } from '../../api/queries/resetDemo';
 import { useBasicInfoQuery } from '../../api/queries/auth';
 import { useRealNameQuery } from '../../api/queries/identity';
@@ -179,6 +180,7 @@ export default function UserPage() {
             </p>
           )}
           <p className="user-uid">{t('user.uid', { uid: user?.uid ?? '--' })}</p>
+          <LazyAccountMode />
         </div>
         <div className="user-balance">
           <span className="label">{t('user.balance')}</span>
