@@ -42,6 +42,8 @@ export async function startCluster(options: {
   redisUrl: string;
   gateways: number;
   engines: number;
+  /** More settings for every process. */
+  env?: Record<string, string>;
 }): Promise<Cluster> {
   const shared = {
     DATABASE_URL: options.databaseUrl,
@@ -50,6 +52,7 @@ export async function startCluster(options: {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     WEB_DIST: path.join(tmpdir(), 'pipwise-bench-no-web'),
+    ...options.env,
   };
   const start = async (role: ClusterProcess['role']): Promise<ClusterProcess> => {
     const port = await freePort();
