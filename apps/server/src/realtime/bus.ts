@@ -42,7 +42,7 @@ const quiet: BusLog = { info: () => undefined, warn: () => undefined };
 export class InMemoryEventBus implements EventBus {
   private readonly handlers = new Map<string, Set<(payload: unknown) => void>>();
   /** While an event from another process is being delivered. */
-  protected deliveringForeign = false;
+  private deliveringForeign = false;
   constructor(private readonly onHandlerError: (error: unknown, topic: string) => void = () => undefined) {}
 
   get connected() {
@@ -62,13 +62,20 @@ export class InMemoryEventBus implements EventBus {
     this.deliver(topic, payload);
   }
 
-  protected deliver(topic: string, payload: unknown) {
-    for (const handler of this.handlers.get(topic) ?? []) {
-      try {
-        handler(payload);
-      } catch (error) {
-        this.onHandlerError(error, topic);
+  /** `foreign`: the event came from another process. Set per delivery, as a handler may publish in turn. */
+  protected deliver(topic: string, payload: unknown, foreign = false) {
+    const outer = this.deliveringForeign;
+    this.deliveringForeign = foreign;
+    try {
+      for (const handler of this.handlers.get(topic) ?? []) {
+        try {
+          handler(payload);
+        } catch (error) {
+          this.onHandlerError(error, topic);
+        }
       }
+    } finally {
+      this.deliveringForeign = outer;
     }
   }
 
@@ -220,13 +227,7 @@ export class RedisEventBus extends InMemoryEventBus {
       this.connectionError('subscriber', error);
       return;
     }
-    if (envelope.o === this.origin) return;
-    this.deliveringForeign = true;
-    try {
-      this.deliver(channel.slice(PREFIX.length), envelope.p);
-    } finally {
-      this.deliveringForeign = false;
-    }
+    if (envelope.o !== this.origin) this.deliver(channel.slice(PREFIX.length), envelope.p, true);
   }
 
   private async resubscribe() {
