@@ -120,7 +120,7 @@ describe.runIf(databaseUrl && process.env.TEST_REDIS_URL)('a paused engine leade
       const holder = `${(await standby.ready()).checks.engine.leader}`;
       expect(holder).toMatch(new RegExp(`:${standby.pid}$`));
       await eventually(async () => (await leader.ready()).checks.engine.leader === holder, 'the old leader to know the new one');
-      // Its queued work has run by now: a ping to its socket hub answers after it.
+      // What it read on waking (the spike's ticks) has been handled by the time a ping to it is answered.
       const woken = await TestSocket.open(leader.baseUrl);
       cleanups.push(async () => woken.ws.close());
       await woken.settle();
