@@ -64,33 +64,42 @@ export async function startCluster(options: {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     return { role, port, child, pid: child.pid!, exited };
   };
-  const engines = await Promise.all(Array.from({ length: options.engines }, () => start('engine')));
+  const all: ClusterProcess[] = [];
+  process.on('exit', () => {
+    for (const member of all) if (member.child.exitCode === null) member.child.kill('SIGKILL');
+  });
+  const stop = async () => {
+    for (const member of all) if (member.child.exitCode === null) member.child.kill('SIGTERM');
+    await Promise.race([Promise.all(all.map((member) => member.exited)), sleep(15)]);
+    for (const member of all) if (member.child.exitCode === null) member.child.kill('SIGKILL');
+  };
+  const ready = async (members: ClusterProcess[]) => {
+    for (let waited = 0; ; waited += 0.5) {
+      const answers = await Promise.all(members.map((member) => readiness(member.port)));
+      if (answers.every((answer) => answer?.ready)) return;
+      const dead = members.find((member) => member.child.exitCode !== null);
+      if (dead || waited > STARTUP_LIMIT_S) {
+        await stop();
+        throw new Error(dead ? `a ${dead.role} exited with ${dead.child.exitCode}` : 'the cluster did not become ready');
+      }
+      await sleep(0.5);
+    }
+  };
+  // On an empty database one process migrates and seeds it alone (docs/operations.md); the rest follow.
+  const first = await start('engine');
+  all.push(first);
+  await ready([first]);
+  const engines = [first, ...(await Promise.all(Array.from({ length: options.engines - 1 }, () => start('engine'))))];
   const gateways = await Promise.all(Array.from({ length: options.gateways }, () => start('gateway')));
-  const all = [...engines, ...gateways];
-  const cluster: Cluster = {
+  all.push(...engines.slice(1), ...gateways);
+  await ready(all);
+  return {
     gateways,
     engines,
     async leaderPid() {
       const holder = (await readiness(gateways[0]!.port))?.checks.engine.leader;
       return holder ? Number(holder.split(':').at(-1)) : undefined;
     },
-    async stop() {
-      for (const member of all) if (member.child.exitCode === null) member.child.kill('SIGTERM');
-      await Promise.race([Promise.all(all.map((member) => member.exited)), sleep(15)]);
-      for (const member of all) if (member.child.exitCode === null) member.child.kill('SIGKILL');
-    },
+    stop,
   };
-  process.on('exit', () => {
-    for (const member of all) if (member.child.exitCode === null) member.child.kill('SIGKILL');
-  });
-  for (let waited = 0; ; waited += 0.5) {
-    const answers = await Promise.all(all.map((member) => readiness(member.port)));
-    if (answers.every((answer) => answer?.ready)) return cluster;
-    const dead = all.find((member) => member.child.exitCode !== null);
-    if (dead || waited > STARTUP_LIMIT_S) {
-      await cluster.stop();
-      throw new Error(dead ? `a ${dead.role} exited with ${dead.child.exitCode}` : 'the cluster did not become ready');
-    }
-    await sleep(0.5);
-  }
 }
