@@ -6,6 +6,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { startCluster, type Cluster } from './cluster.js';
 
 /**
  * WebSocket fan-out: N clients subscribed to DAY_MARKET on the real Pipwise server (simulated feed),
@@ -15,9 +16,13 @@ import pg from 'pg';
  *
  *   npx tsx bench/ws-fanout.ts [clients=1000] [seconds=10]
  *
- * WS_GATEWAYS=n (default 1): n `ROLE=gateway` processes and one `ROLE=engine` on PostgreSQL
- * (BENCH_DATABASE_URL, a fresh database made and dropped) and Redis (BENCH_REDIS_URL), the clients
- * split evenly over them; the baseline is n bare servers likewise split. With one gateway the server is
+ * WS_GATEWAYS=n (default 1): n `ROLE=gateway` processes and one `ROLE=engine` (bench/cluster.ts: the
+ * simulated feed without the first start's history back-fill, every process ready by /readyz, so
+ * quotes flow before the clients connect) on PostgreSQL (BENCH_DATABASE_URL, a fresh database made
+ * and dropped) and Redis (BENCH_REDIS_URL), the clients split evenly over the gateways; the baseline is
+ * n bare servers likewise split. Only the gateways' CPU and memory are counted, as only they hold sockets.
+ *
+ *   WS_GATEWAYS=2 npx tsx bench/ws-fanout.ts 1000 10 With one gateway the server is
  * one `ROLE=all` process on PGlite. Clients live in child processes of at most WS_CLIENTS_PER_PROCESS
  * (default 5,000) sockets, each from its own loopback address (127.0.0.10, .11, …): one source address
  * reaches one server port through at most ~28,000 local ports, and a process may hold 20,000 files here.
@@ -231,35 +236,40 @@ async function admin(statement: string) {
 }
 
 async function pipwise(): Promise<{ result: Result; open: number }> {
-  const ports = await Promise.all(Array.from({ length: gateways }, freePort));
-  const processes: ChildProcess[] = [];
+  let servers: ChildProcess[] = [];
+  let ports: number[] = [];
   let database: string | undefined;
+  let cluster: Cluster | undefined;
   try {
     if (gateways === 1) {
+      ports = [await freePort()];
       // Kept between runs: the first run back-fills chart history before it listens.
-      processes.push(
-        startPipwise(ports[0]!, { DATA_DIR: process.env.DATA_DIR ?? path.join(tmpdir(), 'pipwise-bench-ws-fanout') }),
-      );
+      servers = [startPipwise(ports[0]!, { DATA_DIR: process.env.DATA_DIR ?? path.join(tmpdir(), 'pipwise-bench-ws-fanout') })];
     } else {
       database = `pipwise_ws_${randomBytes(4).toString('hex')}`;
       await admin(`CREATE DATABASE ${database}`);
       const url = new URL(adminUrl);
       url.pathname = `/${database}`;
-      const shared = { DATABASE_URL: url.toString(), REDIS_URL: redisUrl, APP_SECRET: randomBytes(32).toString('hex') };
-      const engine = startPipwise(await freePort(), { ...shared, ROLE: 'engine' });
-      processes.push(engine);
-      for (const port of ports) processes.push(startPipwise(port, { ...shared, ROLE: 'gateway' }));
+      cluster = await startCluster({
+        databaseUrl: url.toString(),
+        redisUrl,
+        gateways,
+        engines: 1,
+        env: { SOCKETS_PER_ADDRESS: String(clients) },
+      });
+      ports = cluster.gateways.map((gateway) => gateway.port);
+      servers = cluster.gateways.map((gateway) => gateway.child);
     }
-    const counts = await Promise.all(ports.map((port, i) => openInstruments(port, processes[processes.length - gateways + i]!)));
+    const counts = await Promise.all(ports.map((port, i) => openInstruments(port, servers[i]!)));
     const result = await measure(
       'pipwise hub',
-      processes.slice(processes.length - gateways),
+      servers,
       ports.map((port) => `ws://127.0.0.1:${port}/v1/ws`),
     );
     return { result, open: Math.min(...counts) };
   } finally {
-    await Promise.all(processes.map(stop));
-    if (database) await admin(`DROP DATABASE IF EXISTS ${database}`);
+    await (cluster ? cluster.stop() : Promise.all(servers.map(stop)));
+    if (database) await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   }
 }
 

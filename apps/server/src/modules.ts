@@ -113,7 +113,13 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
   const desk = new ReviewDesk(claims, summaries);
   const decisions = { audit: audit.service, claims, desk, notifier: accounts.service, fourEyes: operators.fourEyes };
   const identity = createIdentityModule(deps, { uploads: uploads.service, ...decisions });
-  const deposits = createDepositsModule(deps, { wallet, settings: settings.service, uploads: uploads.service, ...decisions });
+  const deposits = createDepositsModule(deps, {
+    wallet,
+    settings: settings.service,
+    uploads: uploads.service,
+    leadership,
+    ...decisions,
+  });
   const feedback = createFeedbackModule(deps, { uploads: uploads.service, audit: audit.service });
   const withdrawals = createWithdrawalsModule(deps, {
     wallet,

@@ -6,6 +6,7 @@ import { expectLedgerInvariants } from './factories.js';
 import {
   eventually,
   freshPostgres,
+  ledAt,
   setPrice,
   startRedis,
   startServerProcess,
@@ -15,7 +16,6 @@ import {
 import { TestSocket } from './socket-client.js';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
-const LEADS = 'engine leadership: this process leads';
 const METRICS_TOKEN = 'engine-failover-test-metrics-token-0123456789';
 
 /** The value of an unlabelled series in a process's /metrics. */
@@ -62,10 +62,9 @@ describe.runIf(databaseUrl && process.env.TEST_REDIS_URL)('engine leadership acr
         start('gateway-a', 'gateway'),
         start('gateway-b', 'gateway'),
       ]);
-      const leadsAt = (server: ServerProcess) => server.logLines().find((line) => line.msg === LEADS)?.time;
-      await eventually(() => leadsAt(first) ?? leadsAt(second), 'an engine to lead');
-      const [leader, standby] = leadsAt(first) !== undefined ? [first, second] : [second, first];
-      expect(leadsAt(standby), 'one leader at a time').toBeUndefined();
+      await eventually(() => ledAt(first) ?? ledAt(second), 'an engine to lead');
+      const [leader, standby] = ledAt(first) !== undefined ? [first, second] : [second, first];
+      expect(ledAt(standby), 'one leader at a time').toBeUndefined();
 
       // The gateways know the leader, from the lock and the epoch row.
       const holder = `${(await leader.ready()).checks.engine.leader}`;
@@ -113,7 +112,7 @@ describe.runIf(databaseUrl && process.env.TEST_REDIS_URL)('engine leadership acr
       await leader.exited;
       await setPrice(redis.url, 'BTCUSD', '97500.00');
 
-      const tookOverAt = await eventually(() => leadsAt(standby), 'the standby to lead', { timeoutMs: 10_000 });
+      const tookOverAt = await eventually(() => ledAt(standby), 'the standby to lead', { timeoutMs: 10_000 });
       expect(tookOverAt - killedAt, 'ms from the kill to the take-over').toBeLessThan(5_000);
       const closed = await socket.waitFor((frame) => frame.type === SocketTopic.forexClosed && mentions(frame));
       expect(closed.data).toEqual([orderId]);

@@ -1,46 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { seedReferenceData } from '../src/db/seed.js';
-import type { LeaderRole, Leadership } from '../src/leadership/leadership.js';
-import { createLogger } from '../src/log.js';
-import { createContext, type AppContext } from '../src/modules.js';
-import { ManualFeed } from '../src/modules/market/feed.js';
 import type { MarketEngine } from '../src/modules/market/service.js';
 import { InMemoryEventBus } from '../src/realtime/bus.js';
-import { openTestDatabase, TEST_APP_SECRET } from './harness.js';
+import { startEngineContext } from './engine-contexts.js';
+import { openTestDatabase } from './harness.js';
 import { MARKET_OPEN_AT } from './trading-helpers.js';
-
-/** A leadership the test hands out: `take` makes this process lead, as winning the lock would. */
-class GivenLeadership implements Leadership {
-  leading = false;
-  private readonly roles: LeaderRole[] = [];
-
-  async serve(role: LeaderRole) {
-    this.roles.push(role);
-    if (this.leading) await role.lead();
-  }
-
-  async take() {
-    this.leading = true;
-    for (const role of this.roles) await role.lead();
-  }
-
-  async give() {
-    this.leading = false;
-    for (const role of [...this.roles].reverse()) await role.resign();
-  }
-
-  async fence() {}
-
-  leader() {
-    return this.leading ? { id: 'self', self: true } : undefined;
-  }
-
-  async start() {}
-
-  async stop() {}
-}
 
 /**
  * What a standby engine continues from when it takes over, in one process: two engine contexts on one
@@ -61,29 +26,10 @@ describe('an engine taking the lead over', () => {
     const bus = new InMemoryEventBus((error) => {
       throw error;
     });
-    const config = loadConfig({
-      ROLE: 'engine',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: '/tmp/pipwise-test-unused',
-      APP_SECRET: TEST_APP_SECRET,
-    });
     const engine = async () => {
-      const leadership = new GivenLeadership();
-      const ctx: AppContext = await createContext({
-        config,
-        database,
-        bus,
-        clock,
-        log: createLogger('silent'),
-        marketFeed: { source: 'manual' },
-        leadership,
-      });
-      for (const module of ctx.modules) await module.seed?.();
-      for (const module of ctx.modules) await module.start?.();
-      cleanups.push(async () => {
-        for (const module of [...ctx.modules].reverse()) await module.stop?.();
-      });
-      return { ctx, leadership, feed: ctx.marketSource as ManualFeed };
+      const started = await startEngineContext({ database, bus, clock });
+      cleanups.push(() => started.stop());
+      return started;
     };
     const old = await engine();
     const standby = await engine();

@@ -141,6 +141,17 @@ export async function setPrice(redisUrl: string, code: string, bid: string) {
   }
 }
 
+/** What an engine process logs as it takes the lead. */
+export const LEADS_MESSAGE = 'engine leadership: this process leads';
+
+/** When `server` last logged that it took the engine's lead (its clock, ms), if it did. */
+export function ledAt(server: ServerProcess): number | undefined {
+  return server
+    .logLines()
+    .filter((line) => line.msg === LEADS_MESSAGE)
+    .at(-1)?.time;
+}
+
 export interface ServerProcess {
   name: string;
   role: 'all' | 'gateway' | 'engine';

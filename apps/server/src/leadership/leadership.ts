@@ -2,8 +2,9 @@ import type { Executor } from '../db/client.js';
 import type { LeaderSource } from '../observability/health.js';
 
 /**
- * Work that only the engine leader does (the price feed, the risk engine): `lead` when this process
- * takes the lead, `resign` when it loses or hands it over. Each runs to its end before the other starts.
+ * Work that only the engine leader does (the price feed, the risk engine, and every periodic job that
+ * must run once per cluster, such as the deposit-expiry sweep): `lead` when this process takes the
+ * lead, `resign` when it loses or hands it over. Each runs to its end before the other starts.
  */
 export interface LeaderRole {
   name: string;

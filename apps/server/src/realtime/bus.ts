@@ -15,7 +15,7 @@ export type Handler<T extends BusTopic> = (payload: BusEvents[T]) => void;
 
 export interface EventBus {
   publish<T extends BusTopic>(topic: T, payload: BusEvents[T]): void;
-  subscribe<T extends BusTopic>(topic: T, handler: Handler<T>): () => void;
+  subscribe<T extends BusTopic>(topic: T, handler: Handler<T>, options?: SubscribeOptions): () => void;
   /** Whether events reach the other processes (and theirs reach this one); always, in memory. */
   readonly connected: boolean;
   /** Calls `listener` on every change of `connected`; answers the function that stops it. */
@@ -23,6 +23,11 @@ export interface EventBus {
   /** A round trip to the bus's server, for readiness: whether it answered while connected. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Only events this process published, none from the others. */
+  thisProcessOnly?: boolean;
 }
 
 /** Where the Redis bus reports its connection's ups and downs (pino's logger fits). */
@@ -36,6 +41,8 @@ const quiet: BusLog = { info: () => undefined, warn: () => undefined };
 /** Single-process default: synchronous delivery; a throwing handler is reported and does not stop others. */
 export class InMemoryEventBus implements EventBus {
   private readonly handlers = new Map<string, Set<(payload: unknown) => void>>();
+  /** While an event from another process is being delivered. */
+  private deliveringForeign = false;
   constructor(private readonly onHandlerError: (error: unknown, topic: string) => void = () => undefined) {}
 
   get connected() {
@@ -55,21 +62,33 @@ export class InMemoryEventBus implements EventBus {
     this.deliver(topic, payload);
   }
 
-  protected deliver(topic: string, payload: unknown) {
-    for (const handler of this.handlers.get(topic) ?? []) {
-      try {
-        handler(payload);
-      } catch (error) {
-        this.onHandlerError(error, topic);
+  /** `foreign`: the event came from another process. Set per delivery, as a handler may publish in turn. */
+  protected deliver(topic: string, payload: unknown, foreign = false) {
+    const outer = this.deliveringForeign;
+    this.deliveringForeign = foreign;
+    try {
+      for (const handler of this.handlers.get(topic) ?? []) {
+        try {
+          handler(payload);
+        } catch (error) {
+          this.onHandlerError(error, topic);
+        }
       }
+    } finally {
+      this.deliveringForeign = outer;
     }
   }
 
-  subscribe<T extends BusTopic>(topic: T, handler: Handler<T>) {
+  subscribe<T extends BusTopic>(topic: T, handler: Handler<T>, options: SubscribeOptions = {}) {
     const set = this.handlers.get(topic) ?? new Set();
-    set.add(handler as (payload: unknown) => void);
+    const deliver = options.thisProcessOnly
+      ? (payload: unknown) => {
+          if (!this.deliveringForeign) handler(payload as BusEvents[T]);
+        }
+      : (handler as (payload: unknown) => void);
+    set.add(deliver);
     this.handlers.set(topic, set);
-    return () => void set.delete(handler as (payload: unknown) => void);
+    return () => void set.delete(deliver);
   }
 
   async close() {
@@ -180,7 +199,7 @@ export class RedisEventBus extends InMemoryEventBus {
     this.publisher.publish(PREFIX + topic, JSON.stringify(envelope)).catch(() => busPublishesDroppedTotal.inc({ topic }));
   }
 
-  override subscribe<T extends BusTopic>(topic: T, handler: Handler<T>) {
+  override subscribe<T extends BusTopic>(topic: T, handler: Handler<T>, options?: SubscribeOptions) {
     if (!this.channels.has(topic)) {
       this.channels.add(topic);
       // Not connected yet (or any more): the next connection subscribes every channel.
@@ -188,7 +207,7 @@ export class RedisEventBus extends InMemoryEventBus {
         this.subscriber.subscribe(PREFIX + topic).catch((error: unknown) => this.connectionError('subscriber', error));
       }
     }
-    return super.subscribe(topic, handler);
+    return super.subscribe(topic, handler, options);
   }
 
   override async close() {
@@ -208,7 +227,7 @@ export class RedisEventBus extends InMemoryEventBus {
       this.connectionError('subscriber', error);
       return;
     }
-    if (envelope.o !== this.origin) this.deliver(channel.slice(PREFIX.length), envelope.p);
+    if (envelope.o !== this.origin) this.deliver(channel.slice(PREFIX.length), envelope.p, true);
   }
 
   private async resubscribe() {

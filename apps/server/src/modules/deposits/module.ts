@@ -1,4 +1,5 @@
 import type { CoreDeps, Module } from '../../context.js';
+import type { Leadership } from '../../leadership/leadership.js';
 import type { AuditService } from '../audit/service.js';
 import type { ClaimRelease, UserNotifier } from '../../review/decisions.js';
 import type { ReviewDesk } from '../../review/desk.js';
@@ -12,8 +13,9 @@ import { DepositsService, type ProofUploads } from './service.js';
 export const DEPOSIT_EXPIRY_INTERVAL_MS = 10 * 60_000;
 
 /**
- * The deposits context: channels, the user's declarations and the operators' decisions. Expiry runs
- * where the engine runs (ROLE all or engine), so one process sweeps; a gateway only serves the endpoints.
+ * The deposits context: channels, the user's declarations and the operators' decisions. Expiry is
+ * work for one process of the cluster: the engine leader sweeps (from the moment it takes the lead),
+ * a standby engine and a gateway only serve the endpoints.
  */
 export function createDepositsModule(
   deps: CoreDeps,
@@ -25,11 +27,12 @@ export function createDepositsModule(
     claims: ClaimRelease;
     notifier: UserNotifier;
     desk: ReviewDesk;
+    leadership: Leadership;
   },
 ) {
-  const { desk, ...rest } = services;
+  const { desk, leadership, ...rest } = services;
   const service = new DepositsService({ db: deps.database.db, bus: deps.bus, clock: deps.clock, ...rest });
-  const runsSweeper = deps.config.role !== 'gateway';
+  const mayLead = deps.config.role !== 'gateway';
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () => {
@@ -37,24 +40,31 @@ export function createDepositsModule(
       .expireStale(deps.clock.now())
       .catch((error: unknown) => deps.log.error({ err: error }, 'deposit expiry failed'));
   };
+  const stopSweeping = async () => {
+    clearInterval(timer);
+    timer = undefined;
+    await sweeping;
+  };
   const module: Module & { service: DepositsService } = {
     name: 'deposits',
     service,
     routes: depositRoutes(service, desk),
     seed: () => seedDepositChannels(deps.database.db),
     start: async () => {
-      if (!runsSweeper) return;
-      // Records that expired while no process ran are settled before the first request is served.
-      sweep();
-      await sweeping;
-      timer = setInterval(sweep, DEPOSIT_EXPIRY_INTERVAL_MS);
-      timer.unref();
+      if (!mayLead) return;
+      await leadership.serve({
+        name: 'deposit expiry',
+        lead: async () => {
+          // Records that expired while no process led are settled at once, not ten minutes later.
+          sweep();
+          await sweeping;
+          timer = setInterval(sweep, DEPOSIT_EXPIRY_INTERVAL_MS);
+          timer.unref();
+        },
+        resign: stopSweeping,
+      });
     },
-    stop: async () => {
-      clearInterval(timer);
-      timer = undefined;
-      await sweeping;
-    },
+    stop: stopSweeping,
   };
   return { service, module };
 }

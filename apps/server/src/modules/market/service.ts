@@ -25,7 +25,7 @@ export interface MarketEngineOptions {
 }
 
 const FLUSH_INTERVAL_MS = 2_000;
-const SESSION_CHECK_MS = 1_000;
+export const SESSION_CHECK_MS = 1_000;
 const PRUNE_INTERVAL_MS = 6 * 3600_000;
 /**
  * Redis pub/sub drops what is published while a subscriber reconnects: without any event the catalogue
@@ -84,7 +84,6 @@ export class MarketEngine implements MarketService {
       this.deps.bus.subscribe('market.instrument_changed', ({ id }) => void this.reloadInstrument(id)),
       this.deps.bus.subscribe('market.categories_changed', () => void this.reloadCategories()),
     );
-    this.timers.push(setInterval(() => this.pipeline.checkSessions(), SESSION_CHECK_MS));
     this.timers.push(setInterval(() => void this.table.reloadCatalogue(), CATALOGUE_MAX_AGE_MS));
     if (this.options.runsFeed) {
       await this.options.leadership.serve({ name: 'market feed', lead: () => this.lead(), resign: () => this.resign() });
@@ -127,6 +126,8 @@ export class MarketEngine implements MarketService {
       [...this.table.values()].map((entry) => entry.feed),
       (tick) => this.pipeline.onTick(tick),
     );
+    // The leader alone tells of a session opening or closing: from every process, clients heard it once per process.
+    this.feedTimers.push(setInterval(() => this.pipeline.checkSessions(), SESSION_CHECK_MS));
     this.feedTimers.push(setInterval(() => void this.bars.flush(), FLUSH_INTERVAL_MS));
     await this.bars.prune();
     this.feedTimers.push(setInterval(() => void this.bars.prune(), PRUNE_INTERVAL_MS));

@@ -137,7 +137,9 @@ export class RiskEngine {
     }
     // Ticks act on the accounts loaded so far while the rest load: a large book takes a while.
     this.state = 'loading';
-    this.unsubscribe.push(this.deps.bus.subscribe('market.quote', (quote) => this.onQuote(quote)));
+    // This process's feed only: an old leader that wakes from a pause publishes a tick or two (stale,
+    // stamped with its clock now) before it notices, and the engine must not act on them.
+    this.unsubscribe.push(this.deps.bus.subscribe('market.quote', (quote) => this.onQuote(quote), { thisProcessOnly: true }));
     await this.loadAll();
     this.state = 'running';
     this.marginCalls = this.newMarginCalls();
