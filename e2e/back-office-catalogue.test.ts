@@ -143,7 +143,8 @@ describe('a content operator publishes news and changes a spread; the phone app 
     await page.getByRole('button', { name: `Edit ${instrument.code}`, exact: true }).click();
     const drawer = page.getByRole('dialog', { name: 'Edit instrument' });
     const field = drawer.getByRole('spinbutton', { name: 'Spread' });
-    await expect.poll(() => field.inputValue()).toBe(instrument.spread);
+    // The field writes the number as typed ("25" for a stored "25.00"): compared as numbers.
+    await expect.poll(async () => Number(await field.inputValue())).toBe(Number(instrument.spread));
     await field.fill(spread);
     await drawer.getByRole('button', { name: 'Save', exact: true }).click();
     await drawer.waitFor({ state: 'hidden', timeout: 15_000 });
@@ -158,7 +159,7 @@ describe('a content operator publishes news and changes a spread; the phone app 
 
     // And back, from the same screen: the quotes follow again.
     await page.getByRole('button', { name: `Edit ${instrument.code}`, exact: true }).click();
-    await expect.poll(() => field.inputValue()).toBe(saved.spread);
+    await expect.poll(async () => Number(await field.inputValue())).toBe(Number(saved.spread));
     await field.fill(instrument.spread);
     // Not `exact`: after a first save antd leaves the button's (hidden) loading icon in its name ("loading Save").
     await drawer.getByRole('button', { name: 'Save' }).click();

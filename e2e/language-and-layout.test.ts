@@ -233,11 +233,12 @@ describe('language and layout on a phone', () => {
       'order detail',
     );
 
-    const [order] = (await myOrders(session.token, 1)).data as unknown as { CreatedAt: string }[];
-    const date = page.locator('dl.detail-grid > div', { hasText: 'الوقت' }).locator('dd');
+    const [order] = (await myOrders(session.token, 1)).data as unknown as { OpenedAt: string }[];
+    // A position's detail dates it by its opening ("opened at").
+    const date = page.locator('dl.detail-grid > div', { hasText: 'وقت الفتح' }).locator('dd');
     const expected = await page.evaluate(
-      (created) => new Intl.DateTimeFormat('ar', { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(created)),
-      order!.CreatedAt,
+      (opened) => new Intl.DateTimeFormat('ar', { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(opened)),
+      order!.OpenedAt,
     );
     expect(await date.innerText()).toBe(expected);
     // Read right to left: the day (first in the text) is drawn to the right of the time (last in the text).
