@@ -47,8 +47,10 @@ await admin(`CREATE DATABASE ${appDb}`);
 let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
 try {
   const { database, tokens } = await prepareUsers(urlOf(appDb), USERS, suffix);
-  const rows = async <T>(query: ReturnType<typeof sql>): Promise<T[]> =>
-    ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const rows = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
+    const result: unknown = await database.db.execute(query);
+    return (result as { rows: T[] }).rows;
+  };
   console.error(`starting 2 gateways and 2 engines (load ${loadavg()[0]!.toFixed(2)})`);
   cluster = await startCluster({ databaseUrl: urlOf(appDb), redisUrl, gateways: 2, engines: 2 });
   // The market module seeds the instruments as the first process starts.

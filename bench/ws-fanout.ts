@@ -237,7 +237,7 @@ async function admin(statement: string) {
 
 async function pipwise(): Promise<{ result: Result; open: number }> {
   let servers: ChildProcess[] = [];
-  let ports: number[] = [];
+  let ports: number[];
   let database: string | undefined;
   let cluster: Cluster | undefined;
   try {
