@@ -57,12 +57,12 @@ export default function TradePage() {
           <h1 className="trade-code">{pair.ShowCode}</h1>
           <DownOutline />
         </button>
+        <LazyAccountMode />
+        <LazyNoticeBell />
         <div className="trade-quote">
           <Price value={quote?.Close} precision={pair.PricePrecision} className="trade-price" />
           {isOpen(pair) ? <Change value={quote?.Change} /> : <span className="closed-label">{t('home.closed')}</span>}
         </div>
-        <LazyAccountMode />
-        <LazyNoticeBell />
       </header>
 
       <div className="period-bar" role="group" aria-label={t('trade.period')}>
