@@ -56,6 +56,8 @@ async function traderOnTradeScreen(browser: Browser, pair: PairView) {
 async function closeResultPopup(page: Page) {
   await page.getByRole('dialog', { name: 'Order placed' }).getByRole('button', { name: 'Keep trading' }).click();
   await page.getByRole('dialog', { name: 'Order placed' }).waitFor({ state: 'hidden' });
+  // The receipt hides at once; the popup's mask fades after it and would take the next tap.
+  await expect.poll(() => page.locator('.adm-mask:visible').count()).toBe(0);
 }
 
 describe('one intent, one order (issue 10 items 1 and 2)', () => {
