@@ -3,14 +3,38 @@
  * processes (bench/cluster-server.ts) on one PostgreSQL database and one Redis, as docs/operations.md
  * sets them up, each resolved once its /readyz says ready (database, bus, a fresh feed, a leader known).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, sleep } from './order-client.js';
+import { admin, freePort, sleep, urlOf } from './order-client.js';
 
 const benchDir = path.dirname(new URL(import.meta.url).pathname);
 const STARTUP_LIMIT_S = 300;
+
+/**
+ * Node's arguments for `npm start`'s server, built first if its sources changed (scripts/build-server.mjs):
+ * the benches measure the process a deployment runs, without tsx's loader. `entry` replaces main.js.
+ */
+export function builtServer(entry = path.join(benchDir, '../apps/server/build/main.js')): string[] {
+  execFileSync(process.execPath, [path.join(benchDir, '../scripts/build-server.mjs')], { stdio: 'inherit' });
+  return ['--conditions=pipwise-build', entry];
+}
+
+/** One `ROLE=all` process (PGlite unless `env` names a database): the whole product as `npm start` runs it. */
+export function startAllInOne(port: number, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, builtServer(), {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      WEB_DIST: path.join(tmpdir(), 'pipwise-bench-no-web'),
+      ...env,
+    },
+  });
+}
 
 export interface ClusterProcess {
   role: 'gateway' | 'engine';
@@ -54,10 +78,10 @@ export async function startCluster(options: {
     WEB_DIST: path.join(tmpdir(), 'pipwise-bench-no-web'),
     ...options.env,
   };
+  const serverArgs = builtServer(path.join(benchDir, 'cluster-server.mjs'));
   const start = async (role: ClusterProcess['role']): Promise<ClusterProcess> => {
     const port = await freePort();
-    // Node itself runs the server (tsx as a loader), so a signal reaches the server.
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(benchDir, 'cluster-server.ts')], {
+    const child = spawn(process.execPath, serverArgs, {
       env: { ...process.env, ...shared, ROLE: role, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -102,4 +126,32 @@ export async function startCluster(options: {
     },
     stop,
   };
+}
+
+/**
+ * A cluster on a database of its own on BENCH_DATABASE_URL's server (made here, dropped by `stop`), with
+ * Redis from BENCH_REDIS_URL: what the socket benches run when they run gateways.
+ */
+export async function startClusterOnFreshDatabase(options: { gateways: number; env?: Record<string, string> }): Promise<Cluster> {
+  const database = `pipwise_ws_${randomBytes(4).toString('hex')}`;
+  await admin(`CREATE DATABASE ${database}`);
+  try {
+    const cluster = await startCluster({
+      databaseUrl: urlOf(database),
+      redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      gateways: options.gateways,
+      engines: 1,
+      env: options.env,
+    });
+    return {
+      ...cluster,
+      async stop() {
+        await cluster.stop();
+        await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      },
+    };
+  } catch (error) {
+    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    throw error;
+  }
 }

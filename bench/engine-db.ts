@@ -3,72 +3,36 @@
  * 1,000,000) across BENCH_ACCOUNTS accounts (default 100,000) on the seven crypto pairs, written
  * straight into a database of its own; the server's modules started as `npm start` starts them (manual
  * price source); then one tick through BENCH_TRIGGERED stop-losses (default 10,000). It prints the
- * engine's load (time, RSS) and, for the flash tick, the time until every close was committed and
- * pushed (FOREX_CLOSED for each) and until the engine had settled (its accounts read again), then
- * checks that each stop-loss closed once at the tick's price and every balance equals its ledger.
+ * engine's load (time, RSS, the heap V8 keeps by space, and the RSS BENCH_IDLE_MS after it, default
+ * 15 s) and, for the flash tick, the time until every close was committed and pushed (FOREX_CLOSED for
+ * each) and until the engine had settled (its accounts read again), then checks that each stop-loss
+ * closed once at the tick's price and every balance equals its ledger.
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run engine-db -w @pipwise/bench
+ *
+ * `npm run engine-db` runs it on Node alone against the server's build (bench/run-built.mjs), as the
+ * engine runs in production: under tsx the process would also hold tsx's loader (about 80 MB here).
  *
  * BENCH_DATABASE_URL names a server and a database to connect to first; the bench drops and creates
  * the database `pipwise_engine_bench` there and works only in it.
  */
-import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { SocketTopic } from '@pipwise/domain';
-import pg from 'pg';
-import pino from 'pino';
-import { buildApp } from '../apps/server/src/app.js';
-import { systemClock } from '../apps/server/src/clock.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import { openDatabase } from '../apps/server/src/db/client.js';
-import { seedReferenceData } from '../apps/server/src/db/seed.js';
-import { createContext } from '../apps/server/src/modules.js';
-import { ManualFeed } from '../apps/server/src/modules/market/feed.js';
 import type { RiskEngine } from '../apps/server/src/modules/trading/engine.js';
-import { InMemoryEventBus } from '../apps/server/src/realtime/bus.js';
+import { manualContext } from './manual-context.js';
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 1_000_000);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
 const TRIGGERED = Number(process.env.BENCH_TRIGGERED ?? 10_000);
 if (![POSITIONS, ACCOUNTS, TRIGGERED].every(Number.isSafeInteger) || ACCOUNTS < 1 || TRIGGERED > POSITIONS)
   throw new Error('BENCH_POSITIONS, BENCH_ACCOUNTS and BENCH_TRIGGERED must be whole numbers, BENCH_TRIGGERED ≤ BENCH_POSITIONS');
-const serverUrl = process.env.BENCH_DATABASE_URL;
-if (!serverUrl) throw new Error('BENCH_DATABASE_URL (a PostgreSQL server to create the bench database on) is required');
 const CRYPTO = ['BTCUSD', 'ETHUSD', 'SOLUSD', 'XRPUSD', 'LTCUSD', 'BNBUSD', 'DOGEUSD'];
-const DATABASE = 'pipwise_engine_bench';
 
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-await admin.query(`CREATE DATABASE ${DATABASE}`);
-await admin.end();
-const url = new URL(serverUrl);
-url.pathname = `/${DATABASE}`;
-
-// A benchmark's own secret: it signs no link anyone keeps.
-const config = loadConfig({ APP_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', DATABASE_URL: url.toString() });
-const log = pino({ level: 'warn' });
-const database = await openDatabase({ databaseUrl: config.databaseUrl });
-await database.migrate();
-await seedReferenceData(database.db);
-
-const bus = new InMemoryEventBus((error) => log.error({ err: error }, 'event handler failed'));
-const ctx = await createContext({
-  config,
-  database,
-  bus,
-  clock: systemClock,
-  log,
-  marketFeed: { source: 'manual', backfill: false },
-});
-await buildApp(ctx);
-const feed = ctx.marketSource;
-if (!(feed instanceof ManualFeed)) throw new Error('the bench needs the manual price source');
+const { ctx, bus, database, feed, sql } = await manualContext('pipwise_engine_bench');
 const engine = (ctx.modules.find((module) => module.name === 'trading') as unknown as { engine: RiskEngine }).engine;
-// The instruments are the market module's reference data: seeded first.
-for (const module of ctx.modules) await module.seed?.();
-const sql = new pg.Client({ connectionString: url.toString() });
-await sql.connect();
 const seeded = performance.now();
 await sql.query(
   `INSERT INTO users (uid, email, invite_code) SELECT 900000000000 + g, 'bench' || g || '@bench.test', 'BENCH' || g FROM generate_series(1, $1) g`,
@@ -107,14 +71,25 @@ const { rows: bases } = await sql.query<{ code: string; base_price: string }>(
 const basePrice = new Map(bases.map((row) => [row.code, Number(row.base_price)]));
 
 let loadStarted = 0;
+const startMs: Record<string, number> = {};
 for (const module of ctx.modules) {
   if (module.name === 'trading') loadStarted = performance.now();
+  const moduleStarted = performance.now();
   await module.start?.();
+  startMs[module.name] = Math.round(performance.now() - moduleStarted);
   // Prices before the engine loads, as a running feed would have them.
   if (module.name === 'market') for (const code of CRYPTO) feed.tick(code, basePrice.get(code)!);
 }
 const loadMs = performance.now() - loadStarted;
+console.log(JSON.stringify({ 'module starts (ms)': startMs }));
 const rssAtLoad = process.memoryUsage().rss;
+// Where the heap V8 keeps after the load sits (MB committed / used, per space), before a full GC.
+const spacesAtLoad = Object.fromEntries(
+  getHeapSpaceStatistics().map((space) => [
+    space.space_name,
+    `${Math.round(space.physical_space_size / 2 ** 20)} / ${Math.round(space.space_used_size / 2 ** 20)}`,
+  ]),
+);
 // What the book holds, without the load's garbage (the npm script runs node with --expose-gc).
 (globalThis as { gc?: () => void }).gc?.();
 console.log(
@@ -129,6 +104,18 @@ console.log(
     'typed arrays and buffers (MB)': Math.round(process.memoryUsage().arrayBuffers / 2 ** 20),
   }),
 );
+console.log(JSON.stringify({ 'heap spaces after load, committed / used (MB)': spacesAtLoad }));
+// A running engine a while after its load: V8 gives back heap it kept for the load's garbage once idle.
+const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 15_000);
+if (IDLE_MS > 0) {
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  console.log(
+    JSON.stringify({
+      [`RSS ${IDLE_MS / 1000} s after the load (MB)`]: Math.round(process.memoryUsage().rss / 2 ** 20),
+      'heap reserved (MB)': Math.round(process.memoryUsage().heapTotal / 2 ** 20),
+    }),
+  );
+}
 
 let pushedClosed = 0;
 let allPushed: () => void = () => undefined;
@@ -138,6 +125,14 @@ bus.subscribe('realtime.user', ({ topic, data }) => {
   pushedClosed += (data as number[]).length;
   if (pushedClosed >= TRIGGERED) allPushed();
 });
+// BENCH_CPU_PROFILE=file.cpuprofile: a CPU profile of this process from the flash tick until the engine settled.
+const profilePath = process.env.BENCH_CPU_PROFILE;
+const profiler = profilePath ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const flashBid = (basePrice.get('BTCUSD')! * 0.985).toFixed(2);
 const started = performance.now();
 feed.tick('BTCUSD', flashBid);
@@ -145,6 +140,11 @@ await pushed;
 const committedAndPushed = performance.now() - started;
 await engine.settled();
 const settled = performance.now() - started;
+if (profiler && profilePath) {
+  const { profile } = await profiler.post('Profiler.stop');
+  await writeFile(profilePath, JSON.stringify(profile));
+  profiler.disconnect();
+}
 
 const { rows: closes } = await sql.query<{ closes: string; wrong: string }>(
   `SELECT count(*) AS closes, count(*) FILTER (WHERE close_price <> $1 OR close_reason <> 'stop_loss') AS wrong FROM orders WHERE status = 3`,

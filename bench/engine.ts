@@ -130,8 +130,10 @@ const byId = new Map(allOrders().map((o) => [o.id, o]));
 const trading = {
   settings: async () => ({ feeType: 2, stopOutLevel: dec(50), marginCallLevel: dec(100), demoStartBalance: dec(100000) }),
   openOrderOwners: async () => [...ordersByUser.keys()],
-  openOrders: async (userIds: number[]) =>
-    userIds.flatMap((id) => ordersByUser.get(id) ?? []).filter((o) => o.status !== OrderStatus.history),
+  openAccounts: async (userIds: number[]) => ({
+    wallets: new Map(userIds.map((id) => [id, { balance: '100000.00', version: 0 }])),
+    orders: userIds.flatMap((id) => ordersByUser.get(id) ?? []).filter((o) => o.status !== OrderStatus.history),
+  }),
   act: async (action: EngineAction): Promise<ActionResult> => {
     if (action.kind === 'stop_out') {
       stopOuts++;

@@ -1,12 +1,10 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { startCluster, type Cluster } from './cluster.js';
+import { startAllInOne, startClusterOnFreshDatabase, type Cluster } from './cluster.js';
 
 /**
  * WebSocket fan-out: N clients subscribed to DAY_MARKET on the real Pipwise server (simulated feed),
@@ -16,27 +14,27 @@ import { startCluster, type Cluster } from './cluster.js';
  *
  *   npx tsx bench/ws-fanout.ts [clients=1000] [seconds=10]
  *
- * WS_GATEWAYS=n (default 1): n `ROLE=gateway` processes and one `ROLE=engine` (bench/cluster.ts: the
- * simulated feed without the first start's history back-fill, every process ready by /readyz, so
- * quotes flow before the clients connect) on PostgreSQL (BENCH_DATABASE_URL, a fresh database made
- * and dropped) and Redis (BENCH_REDIS_URL), the clients split evenly over the gateways; the baseline is
- * n bare servers likewise split. Only the gateways' CPU and memory are counted, as only they hold sockets.
+ * WS_GATEWAYS=n: n `ROLE=gateway` processes and one `ROLE=engine` (bench/cluster.ts: the simulated
+ * feed without the first start's history back-fill, every process ready by /readyz, so quotes flow
+ * before the clients connect) on PostgreSQL (BENCH_DATABASE_URL, a fresh database made and dropped) and
+ * Redis (BENCH_REDIS_URL), the clients split evenly over the gateways; the baseline is n bare servers
+ * likewise split. Only the gateways' CPU and memory are counted, as only they hold sockets.
  *
- *   WS_GATEWAYS=2 npx tsx bench/ws-fanout.ts 1000 10 With one gateway the server is
- * one `ROLE=all` process on PGlite. Clients live in child processes of at most WS_CLIENTS_PER_PROCESS
+ *   WS_GATEWAYS=2 npx tsx bench/ws-fanout.ts 1000 10
+ *
+ * Without WS_GATEWAYS the server is one `ROLE=all` process on PGlite (the whole product in one process:
+ * `npm start`). Clients live in child processes of at most WS_CLIENTS_PER_PROCESS
  * (default 5,000) sockets, each from its own loopback address (127.0.0.10, .11, …): one source address
  * reaches one server port through at most ~28,000 local ports, and a process may hold 20,000 files here.
  */
 const clients = Number(process.argv[2] ?? 1000);
 const seconds = Number(process.argv[3] ?? 10);
+const clustered = process.env.WS_GATEWAYS !== undefined;
 const gateways = Number(process.env.WS_GATEWAYS ?? 1);
 const perProcess = Number(process.env.WS_CLIENTS_PER_PROCESS ?? 5000);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** `WS_TOPIC=IDLE` subscribes the clients to a topic nobody sends: the cost of sockets that only wait. */
 const topic = process.env.WS_TOPIC ?? 'DAY_MARKET';
-const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
 
 interface Result {
   label: string;
@@ -191,22 +189,8 @@ function track(child: ChildProcess) {
 }
 
 function startPipwise(port: number, env: Record<string, string>) {
-  return track(
-    spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        // Every client connects from a few loopback addresses; the per-address cap is for the open internet.
-        SOCKETS_PER_ADDRESS: String(clients),
-        WEB_DIST: path.join(tmpdir(), 'pipwise-bench-no-web'),
-        ...env,
-      },
-    }),
-  );
+  // Every client connects from a few loopback addresses; the per-address cap is for the open internet.
+  return track(startAllInOne(port, { SOCKETS_PER_ADDRESS: String(clients), ...env }));
 }
 
 /** Instruments open on a server, once it answers. */
@@ -225,40 +209,19 @@ async function openInstruments(port: number, server: ChildProcess): Promise<numb
   }
 }
 
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 async function pipwise(): Promise<{ result: Result; open: number }> {
   let servers: ChildProcess[] = [];
   let ports: number[];
-  let database: string | undefined;
   let cluster: Cluster | undefined;
   try {
-    if (gateways === 1) {
+    if (clustered) {
+      cluster = await startClusterOnFreshDatabase({ gateways, env: { SOCKETS_PER_ADDRESS: String(clients) } });
+      ports = cluster.gateways.map((gateway) => gateway.port);
+      servers = cluster.gateways.map((gateway) => gateway.child);
+    } else {
       ports = [await freePort()];
       // Kept between runs: the first run back-fills chart history before it listens.
       servers = [startPipwise(ports[0]!, { DATA_DIR: process.env.DATA_DIR ?? path.join(tmpdir(), 'pipwise-bench-ws-fanout') })];
-    } else {
-      database = `pipwise_ws_${randomBytes(4).toString('hex')}`;
-      await admin(`CREATE DATABASE ${database}`);
-      const url = new URL(adminUrl);
-      url.pathname = `/${database}`;
-      cluster = await startCluster({
-        databaseUrl: url.toString(),
-        redisUrl,
-        gateways,
-        engines: 1,
-        env: { SOCKETS_PER_ADDRESS: String(clients) },
-      });
-      ports = cluster.gateways.map((gateway) => gateway.port);
-      servers = cluster.gateways.map((gateway) => gateway.child);
     }
     const counts = await Promise.all(ports.map((port, i) => openInstruments(port, servers[i]!)));
     const result = await measure(
@@ -269,7 +232,6 @@ async function pipwise(): Promise<{ result: Result; open: number }> {
     return { result, open: Math.min(...counts) };
   } finally {
     await (cluster ? cluster.stop() : Promise.all(servers.map(stop)));
-    if (database) await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   }
 }
 
@@ -277,8 +239,9 @@ async function bare(symbols: number): Promise<Result> {
   const ports = await Promise.all(Array.from({ length: gateways }, freePort));
   const servers = ports.map((port) =>
     track(
-      fork(path.join(here, 'ws-fanout/bare-server.ts'), [], {
-        execArgv: ['--import', 'tsx'],
+      fork(path.join(here, 'ws-fanout/bare-server.mjs'), [], {
+        // Not this process's tsx loader: plain Node, as the Pipwise server it is compared with.
+        execArgv: [],
         env: { ...process.env, PORT: String(port), SYMBOLS: String(symbols), EVERY_MS: '1200' },
       }),
     ),
@@ -308,7 +271,7 @@ const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
 const row = (r: Result) =>
   `${r.label.padEnd(12)} ${r.perSecond.toFixed(0).padStart(10)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${r.cpuPercent.toFixed(0).padStart(8)}% ${String(r.open).padStart(8)} ${mb(r.rssBefore).padStart(9)} ${mb(r.rssPeak).padStart(9)} ${((r.rssPeak - r.rssBefore) / clients / 1024).toFixed(1).padStart(10)} ${r.load.toFixed(2).padStart(6)}`;
 console.log(
-  `\nws-fanout: ${clients} clients subscribed to DAY_MARKET over ${gateways} server process(es), ${open} instruments open, ${seconds} s measured`,
+  `\nws-fanout: ${clients} clients subscribed to DAY_MARKET over ${clustered ? `${gateways} gateway process(es) on PostgreSQL + Redis` : 'one ROLE=all process on PGlite'}, ${open} instruments open, ${seconds} s measured`,
 );
 console.log(
   `${'server'.padEnd(12)} ${'msgs/s'.padStart(10)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'cpu'.padStart(9)} ${'sockets'.padStart(8)} ${'RSS0 MB'.padStart(9)} ${'RSS MB'.padStart(9)} ${'KiB/socket'.padStart(10)} ${'load1'.padStart(6)}`,

@@ -117,7 +117,7 @@ describe('the company site and the desktop layout', () => {
   });
 
   it.each(['en', 'hk', 'ar'])(
-    '%s at 1440×900 on a desktop: a centred phone-width column with the tab bar inside, nothing wider',
+    '%s at 1440×900 on a desktop: a centred phone-width column with the tab bar inside, nothing wider; the trade screen the desktop trader',
     async (language) => {
       const context = await browser.newContext({
         viewport: { width: 1440, height: 900 },
@@ -127,7 +127,7 @@ describe('the company site and the desktop layout', () => {
       await context.addInitScript((lang) => localStorage.setItem('pipwise.lang', lang), language);
       const page = await context.newPage();
 
-      for (const screen of ['/', '/product', '/news', '/trade']) {
+      for (const screen of ['/', '/product', '/news']) {
         await open(page, screen);
         await settled(page);
         const where = `${language} ${screen}`;
@@ -164,6 +164,26 @@ describe('the company site and the desktop layout', () => {
         expect(await hasHorizontalScroll(page), where).toBe(false);
         await screenshot(page, `desktop-${language}${screen === '/' ? '-home' : screen.replace('/', '-')}`);
       }
+
+      // The trade screen is the desktop trader: the whole window, the pairs, the chart and the ticket side
+      // by side (mirrored in Arabic), nothing past the window's edge.
+      await open(page, '/trade');
+      await page.locator('.terminal-side .buy-button').waitFor({ state: 'visible' });
+      expect((await page.locator('.app').boundingBox())!.width).toBe(1440);
+      const boxes = await Promise.all(
+        ['.terminal-watchlist', '.terminal-chart', '.terminal-side'].map(
+          async (selector) => (await page.locator(selector).boundingBox())!,
+        ),
+      );
+      const lefts = boxes.map((box) => box.x);
+      expect(lefts).toEqual([...lefts].sort((a, b) => (language === 'ar' ? b - a : a - b)));
+      for (const box of boxes) {
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(1440);
+        expect(box.height).toBeGreaterThan(400);
+      }
+      expect(await hasHorizontalScroll(page)).toBe(false);
+      await screenshot(page, `desktop-${language}-trade`);
       await context.close();
     },
   );

@@ -90,6 +90,7 @@ async function enrolSuperadmins(
  */
 export default async function setup(project: TestProject) {
   execFileSync(process.execPath, [path.join(root, 'scripts/build-web-if-needed.mjs')], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], { cwd: root, stdio: 'inherit' });
 
   const count = Math.max(1, Number(project.config.maxWorkers) || 1);
   const places: ServerPlace[] = [];

@@ -202,7 +202,7 @@ describe('language and layout on a phone', () => {
     );
 
     await open(page, '/order');
-    const strip = page.locator('.account-strip > div');
+    const strip = page.locator('.account-strip > div:not(.account-strip-actions)');
     await expect.poll(() => page.getByTestId('order-balance').innerText()).not.toBe('--');
     await expectValuesUnderLabels(
       Array.from({ length: 3 }, (_, index) => ({
@@ -378,7 +378,7 @@ describe('language and layout on a phone', () => {
 
     // The ticket's other state: a pending order with take profit and stop loss switched on.
     await open(page, '/trade');
-    await page.getByRole('tab', { name: 'Pending' }).click();
+    await page.locator('.order-form').getByRole('tab', { name: 'Pending' }).click();
     for (const toggle of await page.getByRole('switch').all()) await toggle.click();
     await expect.poll(() => page.locator('.order-form input').count()).toBeGreaterThanOrEqual(4);
     expect((await tapTargets(page)).filter((target) => target.width < 44 || target.height < 44)).toEqual([]);

@@ -137,7 +137,7 @@ describe('order lists follow the server live', () => {
     await page.getByRole('button', { name: 'Choose a market' }).click();
     await page.getByRole('button', { name: new RegExp(`^${pair.ShowCode}\\b`) }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe(pair.ShowCode);
-    await page.getByRole('tab', { name: 'Pending' }).click();
+    await page.locator('.order-form').getByRole('tab', { name: 'Pending' }).click();
     await page.getByRole('spinbutton', { name: 'Target price' }).fill(((await ask()) + step).toFixed(2));
     const submitted = page.waitForResponse((response) => response.url().includes(SUBMIT));
     await page.getByRole('button', { name: 'Buy' }).click();

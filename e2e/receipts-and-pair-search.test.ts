@@ -120,7 +120,8 @@ describe('receipts and finding a pair (issue 21 items 3 and 7)', () => {
     await api(ApiPath.closeOrder, token, { method: 'POST', body: { id: order.Id } });
 
     await page.getByRole('link', { name: 'Trade' }).click();
-    await page.getByRole('tab', { name: 'Pending' }).click();
+    // The orders tab, kept alive and hidden, has a Pending tab too: this is the order form's.
+    await page.locator('.order-form').getByRole('tab', { name: 'Pending' }).click();
     const target = (await tradePair('BTCUSD')).ForexQuotations.Bid * 0.9;
     await page.getByRole('spinbutton', { name: 'Target price' }).fill(target.toFixed(precision));
     const pending = await buy(page);
@@ -193,9 +194,21 @@ describe('receipts and finding a pair (issue 21 items 3 and 7)', () => {
     }
   }, 180_000);
 
-  it('finds the pair "EURUSD" from the main site’s search and opens it, saying when it opens if closed', async () => {
+  it('says on a closed market’s quotes row when it opens, and finds the pair "EURUSD" from the main site’s search and opens it, saying when it opens if closed', async () => {
     const visitor = await phone(browser, 'en');
     await open(visitor.page, '/');
+    // A closed market's quotes row says when it opens: the day and time under "Closed", the sentence as its title.
+    const closed = (await api<TradePairView[]>(ApiPath.tradeList)).find((candidate) => candidate.MarketStatus !== 1);
+    if (closed) {
+      const [day, sentence] = await visitor.page.evaluate((time) => {
+        const written = (options: Intl.DateTimeFormatOptions) =>
+          new Intl.DateTimeFormat('en', { weekday: 'short', hour: '2-digit', minute: '2-digit', ...options }).format(time);
+        return [written({}), written({ day: 'numeric', month: 'short' })];
+      }, nextSessionOpen(closed.Session, Date.now())!);
+      const label = visitor.page.locator('.pair-row', { hasText: closed.ShowCode }).first().locator('.closed-label');
+      await expect.poll(() => label.innerText()).toBe(`Closed\n${day}`);
+      expect(await label.getAttribute('title')).toBe(`The market is closed. It opens ${sentence}.`);
+    }
     await visitor.page.getByRole('link', { name: 'Search markets and companies' }).click();
     await visitor.page.waitForURL(/#\/product$/);
     await visitor.page.getByRole('searchbox').fill('EURUSD');

@@ -25,14 +25,15 @@ const alive = (pid: number) => {
 };
 
 /**
- * Starts the real server (`tsx apps/server/src/main.ts`, as `npm start` does) with the captcha off and
+ * Starts the real server as `npm start` does (`node --conditions=pipwise-build apps/server/build/main.js`,
+ * built by the global set-up) with the captcha off and
  * info logs, appending its console to the log file so journeys can read the codes the outbox prints.
  */
 export async function startServer(place: ServerPlace) {
   const logFile = logFileOf(place);
   const from = existsSync(logFile) ? statSync(logFile).size : 0;
   const log = openSync(logFile, 'a');
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, ['--conditions=pipwise-build', 'apps/server/build/main.js'], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 /**
@@ -53,6 +53,19 @@ export async function phone(browser: Browser, language = 'en'): Promise<{ contex
   return { context, page };
 }
 
+/** A desktop browser's page (1440×900, a mouse and a keyboard) in the given language, with a fresh storage. */
+export async function desktop(browser: Browser, language = 'en'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    extraHTTPHeaders: { 'x-forwarded-for': freshAddress() },
+    viewport: { width: 1440, height: 900 },
+    locale: language === 'ar' ? 'ar' : 'en-US',
+  });
+  await context.addInitScript((lang) => localStorage.setItem('pipwise.lang', lang), language);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error.message));
+  return { context, page };
+}
+
 /** Opens a hash route of the app. */
 export async function open(page: Page, route: string) {
   await page.goto(`${baseURL()}/#${route}`);
@@ -63,6 +76,30 @@ export async function screenshot(page: Page, name: string) {
   // Canvases (the candlestick chart) repaint on the next animation frame after a viewport change.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+}
+
+/**
+ * Whether the person sees `locator`: all of it inside the window, and nothing drawn over its middle or near
+ * its edges (a toast, a dialog). Not its very corners: hit testing follows rounded ones.
+ */
+export function inSight(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    if (box.left < 0 || box.top < 0 || box.right > window.innerWidth || box.bottom > window.innerHeight) return false;
+    const inset = 2;
+    const [middleX, middleY] = [box.left + box.width / 2, box.top + box.height / 2];
+    const points = [
+      [middleX, middleY],
+      [box.left + inset, middleY],
+      [box.right - inset, middleY],
+      [middleX, box.top + inset],
+      [middleX, box.bottom - inset],
+    ] as const;
+    return points.every(([x, y]) => {
+      const top = document.elementFromPoint(x, y);
+      return top !== null && element.contains(top);
+    });
+  });
 }
 
 /** The API's answer envelope. */

@@ -56,8 +56,11 @@ async function openUserCenter(page: Page) {
   await page.getByTestId('user-balance').waitFor();
 }
 
+/** Taps a tile once it acts: a list item still waiting for what it needs (customer service, for the link's kind) is disabled. */
 async function tap(page: Page, label: string) {
-  await page.getByText(label, { exact: true }).click();
+  const tile = page.getByText(label, { exact: true });
+  await expect.poll(() => tile.evaluate((element) => element.closest('.adm-list-item-disabled') === null)).toBe(true);
+  await tile.click();
 }
 
 describe('the user center', () => {

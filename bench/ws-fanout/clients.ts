@@ -39,30 +39,40 @@ function onMessage(raw: Buffer) {
 
 const opened = () => sockets.filter((ws) => ws.readyState === WebSocket.OPEN).length;
 
-function open(url: string, from: string, subscribe: string) {
+/** Opens one socket; a refused upgrade (503) answers the seconds its Retry-After asks the client to wait. */
+function openOnce(url: string, from: string, subscribe: string) {
   const ws = new WebSocket(url, { perMessageDeflate: false, localAddress: from });
-  sockets.push(ws);
-  ws.on('message', onMessage);
   ws.on('error', () => undefined);
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`a socket did not open within ${OPEN_TIMEOUT_MS} ms (${opened()} of this process's open)`)),
       OPEN_TIMEOUT_MS,
     );
     ws.once('open', () => {
       clearTimeout(timer);
+      sockets.push(ws);
+      ws.on('message', onMessage);
       ws.send(subscribe);
-      resolve();
+      resolve(0);
     });
     ws.once('unexpected-response', (_request, response) => {
       clearTimeout(timer);
-      reject(new Error(`upgrade refused: ${response.statusCode}`));
+      response.destroy();
+      if (response.statusCode === 503) resolve(Number(response.headers['retry-after'] ?? 1));
+      else reject(new Error(`upgrade refused: ${response.statusCode}`));
     });
     ws.once('error', (error) => {
       clearTimeout(timer);
       reject(error);
     });
   });
+}
+
+/** As the app does: told to come back later, it waits Retry-After times a random 0.5–1.5. */
+async function open(url: string, from: string, subscribe: string) {
+  for (let retryAfter = await openOnce(url, from, subscribe); retryAfter > 0; retryAfter = await openOnce(url, from, subscribe)) {
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 * (0.5 + Math.random())));
+  }
 }
 
 async function connect(url: string, count: number, from: string, topic: string) {

@@ -45,6 +45,13 @@ export const PAGES: PageEntry[] = [
     roles: ['support', 'finance', 'compliance'],
     component: lazy(() => import('./pages/Users')),
   },
+  {
+    path: '/copy-trading',
+    group: 'users',
+    label: 'copy_trading',
+    roles: ['support', 'finance', 'compliance', 'content'],
+    component: lazy(() => import('./pages/CopyTrading')),
+  },
   { path: '/feedback', group: 'users', label: 'feedback', roles: ['support'], component: lazy(() => import('./pages/Feedback')) },
   { path: '/outbox', group: 'users', label: 'outbox', roles: ['support'], component: lazy(() => import('./pages/Outbox')) },
   {

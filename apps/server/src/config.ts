@@ -79,6 +79,15 @@ const EnvSchema = z.object({
     .pipe(z.array(url(['http', 'https']).transform((origin) => new URL(origin).origin)))
     .default([]),
   SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /**
+   * Connections the kernel queues for this process before it accepts them. Node's default (511) overflowed
+   * in a reconnect storm, and a dropped handshake comes back only after TCP's retransmit (1 s, 3 s, 7 s…).
+   * The kernel caps it at net.core.somaxconn.
+   */
+  LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65_535).default(4096),
+  /** Socket upgrades admitted per second on average, and in one burst; past them a 503 with Retry-After. */
+  SOCKET_UPGRADES_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(3000),
+  SOCKET_UPGRADE_BURST: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Signs upload links and encrypts ID numbers: 32 random bytes or more, hex or base64. */
   APP_SECRET: z
     .string()
@@ -96,6 +105,8 @@ const EnvSchema = z.object({
     .optional(),
   /** /readyz fails when no quote is younger than this while a market is open. */
   READY_FEED_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(15_000),
+  /** Test hook: kill this process (SIGKILL) once this many copies of a provider's fill were placed, once per data folder. */
+  COPY_CRASH_AFTER_COPIES: z.coerce.number().int().min(0).optional(),
 });
 
 export type Config = {
@@ -122,6 +133,9 @@ export type Config = {
   allowedOrigins: string[];
   /** Sockets one client address may hold open at once. */
   socketsPerAddress: number;
+  listenBacklog: number;
+  socketUpgradesPerSecond: number;
+  socketUpgradeBurst: number;
   /** The key material of `deriveKey`; `ensureAppSecret` fills it from the data folder when unset. */
   appSecret: Buffer | undefined;
   /** Where /metrics is served apart from the public port (unset: on the public port, behind `metricsToken`). */
@@ -131,6 +145,8 @@ export type Config = {
   metricsToken: string | undefined;
   /** How old the newest quote may be, while some market is open, for /readyz to answer ready. */
   readyFeedMaxAgeMs: number;
+  /** The crash test's hook (COPY_CRASH_AFTER_COPIES); unset in production. */
+  copyCrashAfterCopies: number | undefined;
 };
 
 export class ConfigError extends Error {
@@ -169,11 +185,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     captchaRequired: e.CAPTCHA_REQUIRED,
     allowedOrigins: e.ALLOWED_ORIGINS,
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
+    listenBacklog: e.LISTEN_BACKLOG,
+    socketUpgradesPerSecond: e.SOCKET_UPGRADES_PER_SECOND,
+    socketUpgradeBurst: e.SOCKET_UPGRADE_BURST,
     appSecret: e.APP_SECRET,
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
     metricsToken: e.METRICS_TOKEN,
     readyFeedMaxAgeMs: e.READY_FEED_MAX_AGE_MS,
+    copyCrashAfterCopies: e.COPY_CRASH_AFTER_COPIES,
   };
 }
 

@@ -49,7 +49,7 @@ const ctx = await createContext({ config, database, bus, clock: systemClock, log
 let started = false;
 const app = await buildApp(ctx, { started: () => started });
 // Alive on /healthz while the modules start; the rest waits for them (app.ts).
-await app.listen({ port: config.port, host: config.host });
+await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
 
 for (const module of ctx.modules) await module.seed?.();
 for (const module of ctx.modules) await module.start?.();

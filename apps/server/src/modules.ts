@@ -17,6 +17,8 @@ import { createRiskModule } from './modules/risk/module.js';
 import { createAccountsModule, type AccountsOptions } from './modules/accounts/module.js';
 import { createCompaniesModule } from './modules/companies/module.js';
 import { createContentModule } from './modules/content/module.js';
+import { createCopyModule } from './modules/copy/module.js';
+import { createStrategiesModule } from './modules/strategies/module.js';
 import { createDepositsModule } from './modules/deposits/module.js';
 import { createDepositChannelsModule } from './modules/deposits/channels.js';
 import { createFeedbackModule } from './modules/feedback/module.js';
@@ -94,13 +96,37 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
     market: market.service,
     settings: settings.service,
     restrictions,
-    disclosure: { refuseUntilAccepted: accounts.service.refuseUntilDisclosureAccepted },
+    disclosure: {
+      refuseUntilAccepted: accounts.service.refuseUntilDisclosureAccepted,
+      remember: accounts.service.rememberDisclosures,
+    },
     leadership,
   });
   const content = createContentModule(deps, { audit: audit.service });
   const notices = createNoticesModule(deps, { audit: audit.service, notifier: accounts.service, trading: trading.service });
   const companies = createCompaniesModule(deps, { audit: audit.service });
   const social = createSocialModule(deps, { trading: trading.service, accounts: accounts.service });
+  const copy = createCopyModule(deps, {
+    settings: settings.service,
+    wallet,
+    market: market.service,
+    trading: trading.service,
+    accounts: accounts.service,
+    leadership,
+    audit: audit.service,
+    backtests: {
+      backtestOf: (userId) => strategies.service.backtestOf(userId),
+      bioOf: (userId, lang) => strategies.service.bioOf(userId, lang),
+    },
+  });
+  const strategies = createStrategiesModule(deps, {
+    accounts: accounts.service,
+    trading: trading.service,
+    market: market.engine,
+    settings: settings.service,
+    providers: copy.service,
+    leadership,
+  });
   const uploads = createUploadsModule(deps, { resolveToken: accounts.service.resolveToken });
   const claims = new ReviewClaims({ db: deps.database.db, clock: deps.clock, settings: settings.service, audit: audit.service });
   // Each queue item carries its user's summary, read from the modules built below: it is first asked for by a request.
@@ -181,6 +207,9 @@ export async function createContext(deps: CoreDeps, overrides: ContextOverrides 
       notices.module,
       companies.module,
       social.module,
+      copy.module,
+      // After copy: copy leads first, so the strategies' first orders are copied.
+      strategies.module,
       uploads.module,
       identity.module,
       deposits.module,

@@ -6,7 +6,7 @@ import type { AccountNotices } from '../src/modules/notices/account.js';
 import type { EngineOrderOutcome } from '../src/modules/trading/outcomes.js';
 import type { Trader } from './factories.js';
 import { DB_KINDS } from './harness.js';
-import { startTradingServer, TradingSocket, type TradingServer } from './trading-helpers.js';
+import { accountNoticesOf, startTradingServer, TradingSocket, type TradingServer } from './trading-helpers.js';
 
 /**
  * The trader is told what the engine did to their account: a take-profit, stop-loss, fill or stop-out
@@ -22,7 +22,7 @@ describe.each(DB_KINDS)('account notices on %s', (kind) => {
   beforeAll(async () => {
     server = await startTradingServer(kind);
     eurusd = server.instrumentId('EURUSD');
-    notices = (server.ctx.modules.find((m) => m.name === 'notices') as unknown as { account: AccountNotices }).account;
+    notices = accountNoticesOf(server);
     // On PostgreSQL the engine runs once this process has taken the engine's lead, shortly after start-up.
     await vi.waitFor(() => expect(server.engine.state).toBe('running'), { timeout: 30_000, interval: 50 });
   });

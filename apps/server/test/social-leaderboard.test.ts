@@ -29,7 +29,7 @@ describe.each(DB_KINDS)('traders leaderboard on %s', (kind) => {
     await expectLedgerInvariants(server.database.db);
   });
 
-  const board = () => server.call<LeaderboardEntryView[]>('GET', ApiPath.followList);
+  const board = () => server.call<LeaderboardEntryView[]>('GET', ApiPath.traderRanking);
   const open = async (trader: Trader, body: Record<string, unknown>) => {
     const answer = await server.submit(trader, body);
     expect(answer).toMatchObject({ code: 1 });

@@ -1,5 +1,5 @@
 import { CloseReason, dec, orderCharges, OrderStatus } from '@pipwise/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, orders, wallets } from '../src/db/schema.js';
 import { createTraders, expectLedgerInvariants } from './factories.js';
@@ -19,6 +19,14 @@ const STOP_LOSS = '59000';
  */
 const FLASH = '56000';
 const LEVERAGE = 20;
+/** The second test: two ticks in a row, the second while the first's batches are still being written. */
+const STEPPED_ACCOUNTS = 300;
+const LATE_STOP_OUTS = 20;
+const BEFORE_TICKS = '56000';
+const FIRST_STOP = '55000';
+const SECOND_STOP = '54000';
+const FIRST_TICK = '54500';
+const SECOND_TICK = '53500';
 
 /**
  * Issue 22: one tick through five thousand stop-losses and two hundred accounts' stop-out levels
@@ -154,6 +162,113 @@ describe.each(DB_KINDS)('a flash move on %s', (kind) => {
         '30.00',
       ]);
     }
+    await expectLedgerInvariants(db);
+  }, 300_000);
+
+  it('keeps a later tick’s actions behind an earlier tick’s batches: each at its own tick’s price, once, in order', async () => {
+    const instrument = server.market.getInstrumentByCode('BTCUSD')!;
+    const db = server.database.db;
+    await server.tick('BTCUSD', BEFORE_TICKS);
+    const holding = (userId: number, lots: string, stopLoss: string | null) => ({
+      userId,
+      instrumentId: instrument.id,
+      side: 1,
+      status: OrderStatus.holding,
+      lots,
+      leverage: LEVERAGE,
+      placedPrice: BEFORE_TICKS,
+      openPrice: BEFORE_TICKS,
+      stopLoss,
+      margin: dec(lots).times(BEFORE_TICKS).div(LEVERAGE).toFixed(6),
+      fee: '0',
+      openedAt: server.manualClock.now(),
+    });
+    // Each of these holds five stop-losses the first tick reaches (1,500: three batches) and one only the second reaches.
+    const stepped = await createTraders(db, Array<string>(STEPPED_ACCOUNTS).fill('10000'));
+    // Stopped out by the second tick only: 3,500 a lot keeps 2,000 a lot at the first tick, 1,000 at the second.
+    const exposed = await createTraders(db, Array<string>(LATE_STOP_OUTS).fill('3500.00'));
+    const rows = [
+      ...stepped.flatMap((trader) => [
+        ...Array.from({ length: POSITIONS_EACH }, () => holding(trader.userId, '0.01', FIRST_STOP)),
+        holding(trader.userId, '0.01', SECOND_STOP),
+      ]),
+      ...exposed.map((trader) => holding(trader.userId, '1.00', null)),
+    ];
+    const written = await db
+      .insert(orders)
+      .values(rows)
+      .returning({ id: orders.id, userId: orders.userId, stopLoss: orders.stopLoss });
+    for (const trader of [...stepped, ...exposed]) server.engine.requestReload(trader.userId);
+    await server.engine.settled();
+
+    // The second tick comes once the first tick's first batch has committed: the rest of it is still queued.
+    const firstCommitted = new Promise<void>((resolve) => {
+      const off = server.ctx.bus.subscribe('trading.order_outcomes', () => {
+        off();
+        resolve();
+      });
+    });
+    server.feed.tick('BTCUSD', FIRST_TICK);
+    await firstCommitted;
+    server.feed.tick('BTCUSD', SECOND_TICK);
+    await server.engine.settled();
+
+    const closed = new Map(
+      (
+        await db
+          .select()
+          .from(orders)
+          .where(
+            inArray(
+              orders.id,
+              written.map((row) => row.id),
+            ),
+          )
+      ).map((order) => [order.id, order]),
+    );
+    const exposedIds = new Set(exposed.map((trader) => trader.userId));
+    const expected = (row: (typeof written)[number]) =>
+      exposedIds.has(row.userId)
+        ? { price: SECOND_TICK, reason: CloseReason.stopOut }
+        : { price: row.stopLoss && dec(row.stopLoss).eq(FIRST_STOP) ? FIRST_TICK : SECOND_TICK, reason: CloseReason.stopLoss };
+    const wrong = written.flatMap((row) => {
+      const order = closed.get(row.id)!;
+      const want = expected(row);
+      const right =
+        order.status === OrderStatus.history &&
+        dec(order.closePrice ?? 'NaN').eq(want.price) &&
+        order.closeReason === want.reason;
+      return right
+        ? []
+        : [{ id: row.id, want, got: { status: order.status, price: order.closePrice, reason: order.closeReason } }];
+    });
+    expect(wrong).toEqual([]);
+    const postings = await db
+      .select({ id: ledgerEntries.id, userId: ledgerEntries.userId, refId: ledgerEntries.refId })
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.type, 'trade_profit'),
+          inArray(
+            ledgerEntries.refId,
+            written.map((row) => row.id),
+          ),
+        ),
+      )
+      .orderBy(ledgerEntries.id);
+    // Once each.
+    expect(postings.map((posting) => posting.refId).sort((a, b) => a! - b!)).toEqual(written.map((row) => row.id));
+    // An account's close of the first tick before its close of the second; the second tick's stop-outs
+    // after every close of the first, though stop-outs go first within a tick.
+    const firstTickIds = new Set(written.filter((row) => expected(row).price === FIRST_TICK).map((row) => row.id));
+    const lastOfFirst = Math.max(...postings.filter((posting) => firstTickIds.has(posting.refId!)).map((posting) => posting.id));
+    const early = postings.filter((posting) => !firstTickIds.has(posting.refId!) && posting.id < lastOfFirst);
+    const stepsOutOfOrder = early.filter((posting) => {
+      if (exposedIds.has(posting.userId)) return true;
+      const mine = postings.filter((other) => other.userId === posting.userId && firstTickIds.has(other.refId!));
+      return mine.some((other) => other.id > posting.id);
+    });
+    expect(stepsOutOfOrder).toEqual([]);
     await expectLedgerInvariants(db);
   }, 300_000);
 

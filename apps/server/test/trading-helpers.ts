@@ -3,6 +3,8 @@ import { eq } from 'drizzle-orm';
 import { WebSocket } from 'ws';
 import { ManualClock } from '../src/clock.js';
 import { orders, wallets } from '../src/db/schema.js';
+import type { CopyService } from '../src/modules/copy/service.js';
+import type { AccountNotices } from '../src/modules/notices/account.js';
 import type { RiskEngine } from '../src/modules/trading/engine.js';
 import { createTrader, type Trader } from './factories.js';
 import { startTestServer, type DbKind, type TestServer } from './harness.js';
@@ -21,6 +23,16 @@ export interface TradingServer extends TestServer {
   submit(trader: Trader, body: Record<string, unknown>, headers?: Record<string, string>): ReturnType<TestServer['call']>;
   order(id: number): Promise<typeof orders.$inferSelect>;
   wallet(userId: number): Promise<{ balance: string; lockBalance: string }>;
+}
+
+/** The copy module's service of a test server (its copier, providers, follows, fees and snapshots). */
+export function copyServiceOf(server: TestServer): CopyService {
+  return (server.ctx.modules.find((m) => m.name === 'copy') as unknown as { service: CopyService }).service;
+}
+
+/** The notices module's account notices of a test server (margin calls, close-outs, their e-mails). */
+export function accountNoticesOf(server: TestServer): AccountNotices {
+  return (server.ctx.modules.find((m) => m.name === 'notices') as unknown as { account: AccountNotices }).account;
 }
 
 export function engineOf(server: TestServer): RiskEngine {

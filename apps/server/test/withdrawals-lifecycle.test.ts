@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, outboxMessages, users, withdrawals } from '../src/db/schema.js';
 import { expectLedgerInvariants } from './factories.js';
 import { DB_KINDS } from './harness.js';
-import { TradingSocket } from './trading-helpers.js';
+import { accountNoticesOf, TradingSocket } from './trading-helpers.js';
 import { ADDRESSES, COOLDOWN_MS, startWithdrawalServer, walletOf, type WithdrawalServer } from './withdrawals-helpers.js';
 
 describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
@@ -274,6 +274,14 @@ describe.each(DB_KINDS)('withdrawals and payout methods on %s', (kind) => {
     expect((await server.operator('approve', exact.data.id)).code).toBe(1);
     await server.engine.settled();
     expect(server.engine.tradePush(trader.userId)!.HazardRate).toBeGreaterThan(riskBefore!);
+
+    // Equity now equals the margin in use: the margin call is told by e-mail. Looked for here, and not
+    // left to the engine's timer, so its mail lands in this test and not in a later test's snapshot.
+    await server.engine.marginCalls.sweep();
+    await accountNoticesOf(server).settled();
+    const [user] = await server.database.db.select({ email: users.email }).from(users).where(eq(users.id, trader.userId));
+    const told = await server.database.db.select().from(outboxMessages).where(eq(outboxMessages.destination, user!.email!));
+    expect(told.map((mail) => mail.subject)).toContain('帳戶追加保證金通知'); // the user's language: hk, the default
   });
 
   it('deleting a method leaves requests made with it as they were; it can no longer be chosen', async () => {

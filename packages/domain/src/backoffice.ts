@@ -24,6 +24,8 @@ export const MONEY_SETTING_KEYS: readonly string[] = [
   'withdraw_four_eyes_above',
   'withdraw_rate_max_age_hours',
   'review_claim_minutes',
+  'copy_min_amount',
+  'copy_fee_max_pct',
 ];
 
 /** The review queues: each item can be claimed by one operator at a time (advisory). */

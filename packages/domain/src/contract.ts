@@ -45,7 +45,23 @@ export const ApiPath = {
   accountNoticeUnread: '/api/notice/account_unread',
   /** Marks every account notice of the user read (opening the list under the bell). */
   accountNoticeRead: '/api/notice/account_read',
+  /** Listed copy-trading providers with the leaderboard's fields and their figures (query: ZProviderListQuery). */
   followList: '/api/follow/list',
+  /** The ranking tab's board of every real trader over three weeks, providers or not (path ours). */
+  traderRanking: '/api/follow/ranking',
+  // Copy trading (paths ours; docs/api.md, "Copy trading").
+  copyProvider: '/api/follow/provider',
+  copyPreview: '/api/follow/preview',
+  copyFollow: '/api/follow/follow',
+  copyEdit: '/api/follow/edit',
+  copyPause: '/api/follow/pause',
+  copyUnfollow: '/api/follow/unfollow',
+  copyMine: '/api/follow/copies',
+  copyActivity: '/api/follow/activity',
+  providerMine: '/api/follow/provider/mine',
+  providerBecome: '/api/follow/provider/become',
+  providerUpdate: '/api/follow/provider/update',
+  providerStop: '/api/follow/provider/stop',
   imageUpload: '/api/common/image_upload',
   /** Shows an upload to its owner through a signed, expiring link (`?expires=&sig=`); path ours (spec: url). */
   upload: '/api/common/upload/:id',
@@ -84,6 +100,8 @@ export const SocketTopic = {
   wallet: 'WALLET',
   /** An account notice (`AccountNoticeView`): the engine closed, filled or retired an order, or a margin call. */
   notice: 'NOTICE',
+  /** A line of one of the user's copies' activity (`CopyActivityView`): copied, skipped, closed, stopped, fee. */
+  copy: 'COPY',
   klinePrefix: 'KLINE.',
 } as const;
 

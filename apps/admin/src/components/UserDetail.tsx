@@ -7,6 +7,7 @@ import { adminApi } from '../api';
 import { useSession } from '../session';
 import { LoadError, TABULAR, errorText, formatDateTime, formatDecimal, pnlColor } from './BackOfficeStates';
 import { PayoutWarnings } from './PayoutWarnings';
+import { UserCopies } from './UserCopies';
 import { UserPagedTable } from './UserPagedTable';
 
 const FREEZES = ['login', 'trading', 'withdrawals'] as const;
@@ -75,6 +76,7 @@ export function UserDetail({ uid }: { uid: string }) {
         { key: 'deposits', label: t('tab_deposits'), children: <UserPagedTable uid={uid} list="deposits" /> },
         { key: 'withdrawals', label: t('tab_withdrawals'), children: <UserPagedTable uid={uid} list="withdrawals" /> },
         { key: 'sessions', label: t('tab_sessions'), children: <UserPagedTable uid={uid} list="sessions" /> },
+        { key: 'copies', label: t('tab_copies'), children: <UserCopies uid={uid} /> },
       ]}
     />
   );

@@ -42,20 +42,6 @@ describe('group commit', () => {
     expect(await Promise.all(waiting)).toEqual([20, 30, 40, 50]);
   });
 
-  it('with gatherSynchronous, puts items submitted together in one batch, in the order submitted', async () => {
-    const { batches, finish, write } = controlledWriter();
-    const commit = new GroupCommit(write, { maxBatch: 3, concurrency: 1, gatherSynchronous: true });
-    const answers = [1, 2, 3, 4].map((item) => commit.submit(item));
-    expect(batches).toEqual([]);
-    await Promise.resolve();
-    expect(batches).toEqual([[1, 2, 3]]);
-    finish.shift()!();
-    await answers[0];
-    expect(batches).toEqual([[1, 2, 3], [4]]);
-    finish.shift()!();
-    expect(await Promise.all(answers)).toEqual([10, 20, 30, 40]);
-  });
-
   it("answers each item with its own outcome, and a batch's failure fails only that batch", async () => {
     let calls = 0;
     const commit = new GroupCommit<number, number>(

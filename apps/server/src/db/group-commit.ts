@@ -18,15 +18,10 @@ interface Waiting<T, R> {
 export class GroupCommit<T, R> {
   private readonly queue: Waiting<T, R>[] = [];
   private running = 0;
-  private startScheduled = false;
 
-  /**
-   * With `gatherSynchronous`, a batch starts once the submitting code yields, so that items submitted
-   * together (the actions of one tick) share a batch instead of the first going alone.
-   */
   constructor(
     private readonly write: (items: T[]) => Promise<ItemOutcome<R>[]>,
-    private readonly options: { maxBatch: number; concurrency: number; gatherSynchronous?: boolean },
+    private readonly options: { maxBatch: number; concurrency: number },
   ) {}
 
   /** Batches being written, and items waiting for the next. */
@@ -37,14 +32,7 @@ export class GroupCommit<T, R> {
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.options.gatherSynchronous) this.startBatches();
-      else if (!this.startScheduled) {
-        this.startScheduled = true;
-        queueMicrotask(() => {
-          this.startScheduled = false;
-          this.startBatches();
-        });
-      }
+      this.startBatches();
     });
   }
 

@@ -1,7 +1,8 @@
 import { conflict } from '@pipwise/domain';
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from './client.js';
+import { idArray, rowsOf } from './rows.js';
 import { idempotencyKeys } from './schema.js';
 
 /** An Idempotency-Key with the fingerprint of the request it came with. */
@@ -86,6 +87,18 @@ export class IdempotencyStore {
   }
 
   /** The first answer again, if the key was used for this same request; another request (or route) is a conflict. */
+  /** Which of these keys were used already (as `userId:key`): one look-up for many, for callers that place in bulk. */
+  async used(pairs: { userId: number; key: string }[]): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows = rowsOf(
+      await this.db.execute(sql`
+        SELECT k.user_id, k.key FROM ${idempotencyKeys} k
+        JOIN unnest(${idArray(pairs.map((pair) => pair.userId))}, ${`{${pairs.map((pair) => JSON.stringify(pair.key)).join(',')}}`}::text[]) AS p(user_id, key)
+          ON k.user_id = p.user_id AND k.key = p.key`),
+    );
+    return new Set(rows.map((row) => `${String(row.user_id)}:${String(row.key)}`));
+  }
+
   async replay<R>(
     userId: number,
     { key, request }: IdempotentRequest,

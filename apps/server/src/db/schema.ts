@@ -208,6 +208,11 @@ export const ledgerEntries = pgTable(
     uniqueIndex('ledger_cashier_once')
       .on(t.refType, t.refId, t.type)
       .where(sql`${t.refType} IN ('deposit', 'withdrawal', 'adjustment')`),
+    // The back office's copy-fee settlements, newest first. Partial: every trade writes to this table,
+    // and only this list reads it by type.
+    index('ledger_copy_fee_idx')
+      .on(t.id)
+      .where(sql`${t.type} = 'copy_fee'`),
   ],
 );
 
@@ -834,4 +839,137 @@ export const engineLeadership = pgTable('engine_leadership', {
   /** Which process leads: host, pid and start (for operators and /readyz). */
   holder: text('holder'),
   since: at('since'),
+});
+
+// ── copy trading ────────────────────────────────────────────────────────────────────────────────────
+
+/** A user who may be copied: their public name, fee and standing (docs/architecture.md, "Copy trading"). */
+export const copyProviders = pgTable('copy_providers', {
+  id: id(),
+  userId: userRef().unique(),
+  nickname: text('nickname').notNull(),
+  /** `providerNicknameKey(nickname)`: "Alice" and "alice" are one name. */
+  nicknameKey: text('nickname_key').notNull().unique(),
+  bio: text('bio').notNull().default(''),
+  feePct: integer('fee_pct').notNull().default(0),
+  status: text('status', { enum: ['active', 'stopped', 'suspended'] })
+    .notNull()
+    .default('active'),
+  suspendedReason: text('suspended_reason'),
+  hidden: boolean('hidden').notNull().default(false),
+  /** One of the broker's automated demo strategies. */
+  automated: boolean('automated').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+/** A follower's copy of one provider. At most one copy per pair is not stopped. */
+export const copies = pgTable(
+  'copies',
+  {
+    id: id(),
+    followerId: bigint('follower_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    providerId: bigint('provider_id', { mode: 'number' })
+      .notNull()
+      .references(() => copyProviders.id),
+    amount: money('amount').notNull(),
+    stopLossPct: integer('stop_loss_pct').notNull(),
+    status: text('status', { enum: ['active', 'paused', 'stopped'] })
+      .notNull()
+      .default('active'),
+    stopReason: text('stop_reason'),
+    /** Set when the copy stopped: its open positions stay with the follower (unfollow `keep`, the provider stopped). */
+    keepPositions: boolean('keep_positions').notNull().default(false),
+    /** Realised P&L of the copy's closed positions, net of their trade fees. */
+    realised: amount6('realised').notNull().default('0'),
+    highWaterMark: amount6('high_water_mark').notNull().default('0'),
+    feesPaid: money('fees_paid').notNull().default('0'),
+    lastSettledAt: at('last_settled_at').notNull().defaultNow(),
+    /** Provider positions opened from this moment on are copied: all of them for a new copy; those since the last resume after a pause. */
+    copyFrom: at('copy_from').notNull().defaultNow(),
+    createdAt: createdAt(),
+    stoppedAt: at('stopped_at'),
+  },
+  (t) => [
+    uniqueIndex('copies_one_live')
+      .on(t.followerId, t.providerId)
+      .where(sql`${t.status} <> 'stopped'`),
+    index('copies_provider_idx').on(t.providerId, t.status),
+  ],
+);
+
+/**
+ * What each copy did with each provider position: the follower's order opened for it, or why none was.
+ * The key (copy, provider order) is what makes a copy exactly once, however often the worker runs.
+ */
+export const copyOrders = pgTable(
+  'copy_orders',
+  {
+    copyId: bigint('copy_id', { mode: 'number' })
+      .notNull()
+      .references(() => copies.id),
+    providerOrderId: bigint('provider_order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.id),
+    followerOrderId: bigint('follower_order_id', { mode: 'number' }).references(() => orders.id),
+    status: text('status', { enum: ['open', 'closed', 'detached', 'skipped'] }).notNull(),
+    skipReason: text('skip_reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.copyId, t.providerOrderId] }),
+    index('copy_orders_provider_idx').on(t.providerOrderId),
+    index('copy_orders_open_idx')
+      .on(t.copyId)
+      .where(sql`${t.status} = 'open'`),
+  ],
+);
+
+/** A copy's activity as its follower reads it (copied, skipped, closed, detached, stopped, fee). */
+export const copyActivity = pgTable(
+  'copy_activity',
+  {
+    id: id(),
+    copyId: bigint('copy_id', { mode: 'number' })
+      .notNull()
+      .references(() => copies.id),
+    kind: text('kind').notNull(),
+    providerOrderId: bigint('provider_order_id', { mode: 'number' }),
+    orderId: bigint('order_id', { mode: 'number' }),
+    code: text('code'),
+    side: smallint('side'),
+    lots: numeric('lots', { precision: 20, scale: 4 }),
+    price: price('price'),
+    skipReason: text('skip_reason'),
+    stopReason: text('stop_reason'),
+    amount: amount6('amount'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('copy_activity_copy_idx').on(t.copyId, t.id)],
+);
+
+/** Each account's equity at 00:00 UTC of each day: what the providers' figures are computed from. */
+export const equitySnapshots = pgTable(
+  'equity_snapshots',
+  {
+    userId: userRef(),
+    day: text('day').notNull(),
+    equity: money('equity').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] }), index('equity_snapshots_day_idx').on(t.day)],
+);
+// ── automated strategies ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The demo account each of the broker's automated strategies trades on (modules/strategies), made once
+ * and found again at every start.
+ */
+export const strategyAccounts = pgTable('strategy_accounts', {
+  strategy: varchar('strategy', { length: 32 }).primaryKey(),
+  userId: userRef().unique(),
+  /** When the copy module listed the account as an automated provider; null until it has. */
+  providerAt: at('provider_at'),
+  createdAt: createdAt(),
 });

@@ -39,6 +39,21 @@ export const DEFAULT_SETTINGS = {
   withdraw_rate_max_age_hours: '24',
   /** Minutes an operator's claim on a review-queue item lasts before someone else may take it. */
   review_claim_minutes: '15',
+  /** Copy trading: a provider is listed once this many days passed since their first closed position… */
+  copy_min_days: '14',
+  /** …and they closed this many positions. */
+  copy_min_trades: '20',
+  /** The least amount (USD) a follower may copy with. */
+  copy_min_amount: '50',
+  /** The highest performance fee (percent of profit) a provider may ask. */
+  copy_fee_max_pct: '30',
+  /** Minutes a provider's open position is held back from their public profile, so nobody front-runs it. */
+  copy_public_delay_minutes: '30',
+  /**
+   * 1: on the simulated feed, the broker's automated demo strategies trade and are listed for copying
+   * (modules/strategies); they never run on a real feed whatever this says.
+   */
+  copy_strategies_enabled: '1',
 } as const;
 
 export type SettingKey = keyof typeof DEFAULT_SETTINGS;

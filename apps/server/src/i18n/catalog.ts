@@ -25,6 +25,8 @@ import adjustmentMails from '../modules/reviews/messages.json' with { type: 'jso
 import backofficeUsers from '../modules/backoffice-users/messages.json' with { type: 'json' };
 import backofficeUsersOperator from '../modules/backoffice-users/operator-messages.json' with { type: 'json' };
 import copy from '../modules/copy/messages.json' with { type: 'json' };
+import copyOperator from '../modules/copy/operator-messages.json' with { type: 'json' };
+import strategies from '../modules/strategies/messages.json' with { type: 'json' };
 
 /**
  * A text where a number meets a noun ("1 minute", "5 minutes"; Russian and Arabic have more forms): one
@@ -53,6 +55,7 @@ export const catalogues: Record<string, Catalogue> = {
   backofficeUsers,
   adjustmentMails,
   copy,
+  strategies,
 };
 
 /**
@@ -70,6 +73,7 @@ export const operatorCatalogues: Record<string, Catalogue> = {
   withdrawCurrenciesOperator,
   backofficeUsersOperator,
   reviews,
+  copyOperator,
 };
 
 const messages = new Map<string, Partial<Record<Language, string | PluralText>>>();

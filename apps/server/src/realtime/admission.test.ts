@@ -33,17 +33,20 @@ describe('socket admission under a reconnect storm', () => {
     elapsed = 0;
     vi.spyOn(performance, 'now').mockImplementation(() => start + elapsed);
     app = Fastify();
-    hub = new Hub(
-      {
-        bus: new InMemoryEventBus(),
-        clock: systemClock,
-        log: pino({ level: 'silent' }),
-        resolveToken: async () => null,
-        revokeToken: async () => undefined,
-        config: { trustProxy: false, allowedOrigins: [], socketsPerAddress: 100 },
+    hub = new Hub({
+      bus: new InMemoryEventBus(),
+      clock: systemClock,
+      log: pino({ level: 'silent' }),
+      resolveToken: async () => null,
+      revokeToken: async () => undefined,
+      config: {
+        trustProxy: false,
+        allowedOrigins: [],
+        socketsPerAddress: 100,
+        socketUpgradesPerSecond: 2,
+        socketUpgradeBurst: 2,
       },
-      { upgradesPerSecond: 2, upgradeBurst: 2 },
-    );
+    });
     hub.attach(app);
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/ws`;

@@ -48,7 +48,8 @@ export interface HubOptions {
   maxConnectionsPerAddress: number;
   /**
    * Upgrades accepted per second on average, in bursts up to `upgradeBurst`; beyond, a 503 with
-   * Retry-After (admission.ts). Bounds what a reconnect storm takes from the API.
+   * Retry-After (admission.ts). Bounds what a reconnect storm takes from the API. SOCKET_UPGRADES_PER_SECOND
+   * and SOCKET_UPGRADE_BURST unless given here.
    */
   upgradesPerSecond: number;
   upgradeBurst: number;
@@ -63,7 +64,8 @@ export interface HubOptions {
   loginGuard: Partial<LoginGuardOptions>;
 }
 
-export const DEFAULT_HUB_OPTIONS: HubOptions = {
+/** The hub's settings but those the configuration gives (per address, upgrade rate and burst). */
+export const DEFAULT_HUB_OPTIONS: Omit<HubOptions, 'maxConnectionsPerAddress' | 'upgradesPerSecond' | 'upgradeBurst'> = {
   maxPayload: 4 * 1024,
   maxSubscriptions: 64,
   maxConnections: 50_000,
@@ -73,9 +75,6 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   sweepIntervalMs: 5_000,
   drainIntervalMs: 50,
   maxBacklog: 64,
-  maxConnectionsPerAddress: 100,
-  upgradesPerSecond: 3_000,
-  upgradeBurst: 1_000,
   messagesPerSecond: 20,
   messageBurst: 100,
   maxFailedLogins: 3,
@@ -98,7 +97,7 @@ export interface HubDeps {
   resolveToken: TokenResolver;
   /** The accounts service's logout: revokes the token for HTTP and every socket. */
   revokeToken: (token: string) => Promise<void>;
-  config: Pick<Config, 'trustProxy' | 'allowedOrigins' | 'socketsPerAddress'>;
+  config: Pick<Config, 'trustProxy' | 'allowedOrigins' | 'socketsPerAddress' | 'socketUpgradesPerSecond' | 'socketUpgradeBurst'>;
   /** Where the socket-login failure budget is counted; this process's memory when absent. */
   limits?: SharedLimits;
 }
@@ -123,7 +122,13 @@ export class Hub {
     private readonly deps: HubDeps,
     options: Partial<HubOptions> = {},
   ) {
-    this.options = { ...DEFAULT_HUB_OPTIONS, maxConnectionsPerAddress: deps.config.socketsPerAddress, ...options };
+    this.options = {
+      ...DEFAULT_HUB_OPTIONS,
+      maxConnectionsPerAddress: deps.config.socketsPerAddress,
+      upgradesPerSecond: deps.config.socketUpgradesPerSecond,
+      upgradeBurst: deps.config.socketUpgradeBurst,
+      ...options,
+    };
     const loginGuard = new LoginGuard(deps.clock, deps.limits ?? new SharedLimits(undefined), this.options.loginGuard);
     this.admission = new Admission(deps.config, this.options, loginGuard);
     this.subscriptions = new Subscriptions(deps.bus);

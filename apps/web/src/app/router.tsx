@@ -44,6 +44,9 @@ const InvitePage = lazyScreen(() => import('../features/invite/InvitePage'));
 const PasswordPage = lazyScreen(() => import('../features/password/PasswordPage'));
 const ComplaintEmailPage = lazyScreen(() => import('../features/complaint/ComplaintEmailPage'));
 const AnnouncementPage = lazyScreen(() => import('../features/notices/AnnouncementPage'));
+const ProviderPage = lazyScreen(() => import('../features/copy/ProviderPage'));
+const MyCopiesPage = lazyScreen(() => import('../features/copy/MyCopiesPage'));
+const MyProviderPage = lazyScreen(() => import('../features/copy/MyProviderPage'));
 
 /** Hash routes (docs/product.md, "Screens"). Tab screens are drawn by the shell itself so they stay alive. */
 const routes: RouteObject[] = [
@@ -58,6 +61,7 @@ const routes: RouteObject[] = [
       { path: Paths.language, element: <LanguagePage /> },
       { path: Paths.newsDetail, element: <NewsDetailPage /> },
       { path: Paths.feedback, element: <FeedbackPage /> },
+      { path: Paths.copyProvider, element: <ProviderPage /> },
       {
         // Screens that move money or identity: a real account's only (docs/product.md).
         element: <RealAccountOnly />,
@@ -85,6 +89,9 @@ const routes: RouteObject[] = [
           { path: Paths.email, element: <ComplaintEmailPage /> },
           { path: Paths.announcement, element: <AnnouncementPage /> },
           { path: Paths.accountNotices, element: <AccountNoticesPage /> },
+          // Copying is open to demo accounts: anyone may try it on demo money first.
+          { path: Paths.copyMine, element: <MyCopiesPage /> },
+          { path: Paths.copyMyProvider, element: <MyProviderPage /> },
         ],
       },
       { path: '/mine', element: <Navigate to={Paths.user} replace /> },

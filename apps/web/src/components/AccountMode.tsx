@@ -20,13 +20,15 @@ export default function AccountMode() {
   const mode = t(demo ? 'mode.demo' : 'mode.real');
   const action = t(demo ? (realKept ? 'mode.to_real' : 'mode.real_login') : 'mode.to_demo');
 
+  // From the promise, not mutate's callbacks: the switch clears the cache, so a screen that waits for its
+  // data again (the trade terminal) may unmount this button before they would run, and the toast was lost.
   const onTap = () =>
-    switchAccount.mutate(undefined, {
-      onSuccess: (session) => Toast.show({ content: t(session.user.is_demo === 1 ? 'mode.now_demo' : 'mode.now_real') }),
-      onError: (error) => {
+    void switchAccount.mutateAsync().then(
+      (session) => Toast.show({ content: t(session.user.is_demo === 1 ? 'mode.now_demo' : 'mode.now_real') }),
+      (error: unknown) => {
         if (error instanceof RealAccountNeeded) void navigate(loginPath(Paths.trade));
       },
-    });
+    );
 
   return (
     <button

@@ -1,8 +1,8 @@
 import { accountFigures, marginState, roundBalance, SocketTopic, type MarginState } from '@pipwise/domain';
-import { useTranslation } from 'react-i18next';
 import { useTopic } from '../api/live';
 import { useAccountFiguresQuery, useLiveAccountQuery } from '../api/queries/account';
 import { formatMoney, formatNumber } from '../i18n/format';
+import { useLazyTranslation } from '../i18n/lazy';
 import './RiskPanel.css';
 
 const STATE_TEXT: Record<MarginState, string> = {
@@ -18,7 +18,8 @@ const STATE_TEXT: Record<MarginState, string> = {
  * colour and words. The figures sit in fixed cells with tabular digits, so a tick never moves the layout.
  */
 export default function RiskPanel() {
-  const { t } = useTranslation();
+  // Its own words come in a lazy bundle with it; the figures' names are the wallet's.
+  const { t } = useLazyTranslation('risk');
   const figures = useAccountFiguresQuery();
   const live = useLiveAccountQuery();
   useTopic(SocketTopic.forexTrade);
@@ -39,10 +40,10 @@ export default function RiskPanel() {
   const money = (value: ReturnType<typeof roundBalance> | undefined) =>
     formatMoney(value ? roundBalance(value).toNumber() : undefined);
   const cells = [
-    { label: t('wallet.balance'), value: money(account?.balance), testId: 'risk-balance' },
-    { label: t('wallet.equity'), value: money(account?.equity), testId: 'risk-equity' },
-    { label: t('wallet.used_margin'), value: money(account?.usedMargin), testId: 'risk-used-margin' },
-    { label: t('wallet.free_margin'), value: money(account?.freeMargin), testId: 'risk-free-margin' },
+    { label: t('wallet.balance', { ns: 'translation' }), value: money(account?.balance), testId: 'risk-balance' },
+    { label: t('wallet.equity', { ns: 'translation' }), value: money(account?.equity), testId: 'risk-equity' },
+    { label: t('wallet.used_margin', { ns: 'translation' }), value: money(account?.usedMargin), testId: 'risk-used-margin' },
+    { label: t('wallet.free_margin', { ns: 'translation' }), value: money(account?.freeMargin), testId: 'risk-free-margin' },
     {
       label: t('risk.margin_level'),
       value: level ? `${formatNumber(level.toNumber(), 2)} %` : '--',
@@ -74,7 +75,7 @@ export default function RiskPanel() {
             ? level
               ? t(STATE_TEXT[state], { level: formatNumber(data.margin_call_level, 2) })
               : t('risk.no_positions')
-            : t('common.loading')}
+            : t('common.loading', { ns: 'translation' })}
         </span>
         <span className="risk-stop-out num">
           {data ? t('risk.stop_out_at', { level: formatNumber(data.stop_out_level, 2) }) : ''}

@@ -1,6 +1,7 @@
 import NavBar from 'antd-mobile/es/components/nav-bar';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { LazyAccountMode } from './LazyAccountMode';
 import { ScreenFrame } from './ScreenFrame';
 
 /** React Router numbers its history entries; at 0 there is nothing of ours to go back to. */
@@ -17,7 +18,7 @@ export function useGoBack() {
 
 interface ScreenProps {
   children: ReactNode;
-  /** A title shows a top bar; `back` adds the back arrow. */
+  /** A title shows a top bar; `back` adds the back arrow, and the account in use on the right unless `right` is given. */
   title?: ReactNode;
   back?: boolean;
   right?: ReactNode;
@@ -29,7 +30,7 @@ interface ScreenProps {
 export function Screen({ children, title, back, right, withTabBar, className }: ScreenProps) {
   const goBack = useGoBack();
   const nav = title !== undefined && (
-    <NavBar className="screen-nav" back={back ? '' : null} onBack={goBack} right={right}>
+    <NavBar className="screen-nav" back={back ? '' : null} onBack={goBack} right={right ?? (back && <LazyAccountMode />)}>
       {title}
     </NavBar>
   );

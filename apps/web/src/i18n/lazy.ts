@@ -10,7 +10,7 @@ type Messages = Record<string, unknown>;
  */
 const bundles = import.meta.glob<Messages>('./lazy/*/*.json', { import: 'default' });
 
-export type LazyBundle = 'signup' | 'modes';
+export type LazyBundle = 'signup' | 'modes' | 'risk' | 'copy';
 
 const loading = new Map<string, Promise<void>>();
 

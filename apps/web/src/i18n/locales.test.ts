@@ -111,7 +111,7 @@ describe('locale files', () => {
   });
 
   it('finds the lazy bundles', () => {
-    expect(lazyBundles.sort()).toEqual(['modes', 'signup']);
+    expect(lazyBundles.sort()).toEqual(['copy', 'modes', 'risk', 'signup']);
   });
 
   it.each(lazyBundles.flatMap((bundle) => LANGUAGES.map((code) => [bundle, code] as const)))(

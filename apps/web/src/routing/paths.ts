@@ -7,6 +7,13 @@ export const Paths = {
   news: '/news',
   newsDetail: '/news/detail',
   rank: '/rank',
+  /** The documentary (copy trading) tab: the providers one may copy. */
+  copy: '/copy',
+  copyProvider: '/copy/provider',
+  /** The signed-in user's copies, each with its activity. */
+  copyMine: '/copy/mine',
+  /** The signed-in user's own provider page. */
+  copyMyProvider: '/copy/me',
   login: '/login',
   register: '/register',
   forgot: '/forgot',
@@ -38,6 +45,9 @@ export const newsDetailPath = (id: number) => `${Paths.newsDetail}?id=${id}`;
 
 /** One announcement: `/mine/announcement?id=7` (the list is the same path without id). */
 export const announcementPath = (id: number) => `${Paths.announcement}?id=${id}`;
+
+/** A provider's profile: `/copy/provider?id=7`. */
+export const providerPath = (id: number) => `${Paths.copyProvider}?id=${id}`;
 
 /** `/mine/withdraw-way?type=1` (coin address) or `type=2` (bank account) (docs/api.md). */
 export const withdrawWayPath = (type: number) => `${Paths.withdrawWay}?type=${type}`;

@@ -5,6 +5,8 @@ export type OperatorAccess = readonly OperatorRole[] | 'public';
 
 const ALL = OPERATOR_ROLES;
 const USERS_READERS: readonly OperatorRole[] = ['support', 'finance', 'compliance'];
+/** Copy trading's providers: content hides them from the list, compliance suspends them, support and finance answer about them. */
+const COPY_READERS: readonly OperatorRole[] = ['support', 'finance', 'compliance', 'content'];
 
 /**
  * Every `/admin/api` route and who may call it, `METHOD /admin/api/path` as the server registers it. The
@@ -86,6 +88,13 @@ export const OPERATOR_ROUTE_ROLES: ReadonlyMap<string, OperatorAccess> = new Map
   ['GET /admin/api/users/:uid/sessions', USERS_READERS],
   ['POST /admin/api/users/:uid/freeze', USERS_READERS],
   ['POST /admin/api/users/:uid/revoke-sessions', ['support']],
+  ['GET /admin/api/users/:uid/copies', USERS_READERS],
+  ['GET /admin/api/copy/providers', COPY_READERS],
+  ['POST /admin/api/copy/providers/:id/hide', ['content']],
+  ['POST /admin/api/copy/providers/:id/unhide', ['content']],
+  ['POST /admin/api/copy/providers/:id/suspend', ['compliance']],
+  ['POST /admin/api/copy/providers/:id/unsuspend', ['compliance']],
+  ['GET /admin/api/copy/fees', ['finance', 'support']],
   ['GET /admin/api/feedback', ['support']],
   ['POST /admin/api/feedback/:id/handled', ['support']],
   ['GET /admin/api/outbox', ['support']],

@@ -11,9 +11,20 @@ describe('SETTING_RULES', () => {
       expect(schema.safeParse(`1.${'5'.repeat(editor.decimals)}`).success).toBe(true);
       expect(schema.safeParse(`1.${'5'.repeat(editor.decimals + 1)}`).success).toBe(false);
     }
+    if (editor.type === 'integer') {
+      expect(schema.safeParse('12').success).toBe(true);
+      expect(['1.5', '-1', '1e3', '012', ' 1'].some((value) => schema.safeParse(value).success)).toBe(false);
+    }
     if (editor.type === 'text') {
       expect(schema.safeParse('').success).toBe(true);
       expect(schema.safeParse('a'.repeat(editor.max + 1)).success).toBe(false);
+    }
+  });
+
+  it('takes the copy-trading counts as whole numbers from 0', () => {
+    for (const key of ['copy_min_days', 'copy_min_trades', 'copy_fee_max_pct', 'copy_public_delay_minutes'] as const) {
+      expect(SETTING_RULES[key].schema.safeParse('0').success, key).toBe(true);
+      expect(SETTING_RULES[key].schema.safeParse('14.5').success, key).toBe(false);
     }
   });
 });

@@ -172,6 +172,11 @@ const positiveInteger: SettingRule = {
   schema: z.string({ error: 'setting_integer_invalid' }).regex(/^[1-9]\d{0,8}$/, { error: 'setting_integer_invalid' }),
   editor: { type: 'integer' },
 };
+/** A count (days, trades, minutes, whole percent): 0 or more, no decimals. */
+const wholeNumber: SettingRule = {
+  schema: z.string({ error: 'setting_whole_invalid' }).regex(/^(0|[1-9]\d{0,8})$/, { error: 'setting_whole_invalid' }),
+  editor: { type: 'integer' },
+};
 /** A text setting edited as typed; its longest value is the schema's own. */
 const text = (schema: z.ZodString): SettingRule => ({ schema, editor: { type: 'text', max: schema.maxLength ?? Infinity } });
 
@@ -199,6 +204,12 @@ export const SETTING_RULES = {
   withdraw_four_eyes_above: nonNegative,
   withdraw_rate_max_age_hours: positiveInteger,
   review_claim_minutes: positiveInteger,
+  copy_min_days: wholeNumber,
+  copy_min_trades: wholeNumber,
+  copy_min_amount: nonNegative,
+  copy_fee_max_pct: wholeNumber,
+  copy_public_delay_minutes: wholeNumber,
+  copy_strategies_enabled: flag,
 } as const satisfies Record<string, SettingRule>;
 
 // Deposit channels and withdrawal currencies.

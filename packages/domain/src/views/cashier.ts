@@ -180,7 +180,7 @@ export interface OperatorDepositView extends DepositView {
 
 /** The `WALLET` socket push: which record changed, and to what status. */
 export interface WalletNoticeView {
-  cause: 'deposit' | 'withdrawal' | 'adjustment';
+  cause: 'deposit' | 'withdrawal' | 'adjustment' | 'copy_fee';
   id: number;
   status: number;
 }

@@ -1,5 +1,6 @@
 import { disclosureRequired, forbidden, rejected, type TAcceptDisclosureRequest, type UserView } from '@pipwise/domain';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { idArray } from '../../db/rows.js';
 import { LRUCache } from 'lru-cache';
 import { users } from '../../db/schema.js';
 import type { Principal } from '../../http/auth.js';
@@ -35,6 +36,17 @@ export class RiskDisclosure {
     this.accepted.set(userId, version);
     return version;
   }
+
+  /** Remembers what these accounts accepted, in one read: before orders placed for many accounts at once. */
+  remember = async (userIds: number[]): Promise<void> => {
+    const unknown = userIds.filter((userId) => !this.accepted.has(userId));
+    if (unknown.length === 0) return;
+    const rows = await this.core.db
+      .select({ id: users.id, isDemo: users.isDemo, version: users.riskDisclosureVersion })
+      .from(users)
+      .where(sql`${users.id} = ANY(${idArray(unknown)})`);
+    for (const row of rows) this.accepted.set(row.id, row.isDemo === 1 ? Infinity : (row.version ?? 0));
+  };
 
   /** Before an order: 1010 until the account has accepted the disclosure in force. */
   refuseUntilAccepted = async (userId: number): Promise<void> => {

@@ -49,6 +49,7 @@ export class AccountsService {
   readonly revokeToken: AccountSessions['revokeToken'];
   /** Trading asks it before every new order. */
   readonly refuseUntilDisclosureAccepted: RiskDisclosure['refuseUntilAccepted'];
+  readonly rememberDisclosures: RiskDisclosure['remember'];
 
   constructor(deps: AccountsServiceDeps) {
     this.core = new AccountsCore(deps);
@@ -60,6 +61,7 @@ export class AccountsService {
     this.passwords = new Passwords(this.core, this.sessions);
     this.disclosure = new RiskDisclosure(this.core);
     this.refuseUntilDisclosureAccepted = this.disclosure.refuseUntilAccepted;
+    this.rememberDisclosures = this.disclosure.remember;
     this.resolveToken = this.sessions.resolveToken;
     this.revokeToken = this.sessions.revokeToken;
   }

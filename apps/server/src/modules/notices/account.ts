@@ -9,10 +9,11 @@ import {
   type AccountNoticeView,
   type Language,
 } from '@pipwise/domain';
-import { and, count, desc, eq, inArray, isNull, max, notInArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, max, notInArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { accountNotices, marginCalls } from '../../db/schema.js';
 import { translate } from '../../i18n/catalog.js';
 import type { EventBus } from '../../realtime/bus.js';
@@ -146,28 +147,43 @@ export class AccountNotices {
   async recordOutcomes(outcomes: EngineOrderOutcome[]) {
     if (outcomes.length === 0) return;
     const createdAt = this.deps.clock.now();
-    const stored = await this.deps.db
-      .insert(accountNotices)
-      .values(
-        outcomes.map((outcome) => ({
-          userId: outcome.userId,
-          kind: AccountNoticeKind.order,
-          once: `${outcome.orderId}:${outcome.reason}`,
-          params: {
-            reason: outcome.reason,
-            order_id: outcome.orderId,
-            code: outcome.code,
-            side: outcome.side,
-            lots: outcome.lots,
-            price: outcome.price,
-            precision: outcome.precision,
-            profit: outcome.profit,
-          },
-          createdAt,
-        })),
-      )
-      .onConflictDoNothing()
-      .returning();
+    const rows = outcomes.map((outcome) => ({
+      user_id: outcome.userId,
+      once: `${outcome.orderId}:${outcome.reason}`,
+      params: {
+        reason: outcome.reason,
+        order_id: outcome.orderId,
+        code: outcome.code,
+        side: outcome.side,
+        lots: outcome.lots,
+        price: outcome.price,
+        precision: outcome.precision,
+        profit: outcome.profit,
+      },
+    }));
+    // One JSON parameter for the whole batch: a flash move's thousands of notices built as placeholders
+    // cost the process more than the engine's own transactions. Only the rows this insert made come back.
+    const made = rowsOf(
+      await this.deps.db.execute(sql`
+        INSERT INTO ${accountNotices} (user_id, kind, once, params, created_at)
+        SELECT v.user_id, ${AccountNoticeKind.order}, v.once, v.params, ${createdAt.toISOString()}::timestamptz
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(user_id bigint, once text, params jsonb)
+        ON CONFLICT (user_id, once) DO NOTHING
+        RETURNING id, user_id, once`),
+    );
+    const asked = new Map(rows.map((row) => [`${row.user_id}/${row.once}`, row]));
+    const stored: NoticeRow[] = made.map((back) => {
+      const row = asked.get(`${Number(back.user_id)}/${String(back.once)}`)!;
+      return {
+        id: Number(back.id),
+        userId: row.user_id,
+        kind: AccountNoticeKind.order,
+        once: row.once,
+        params: row.params,
+        readAt: null,
+        createdAt,
+      };
+    });
     stored.sort((a, b) => a.id - b.id);
     for (const row of stored) this.push(row);
     const stopOuts = new Map<number, NoticeRow[]>();

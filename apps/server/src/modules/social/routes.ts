@@ -10,6 +10,6 @@ export function socialRoutes(social: SocialService) {
     const schema = { response: answers(z.array(ZLeaderboardEntryView)) };
     app
       .withTypeProvider<DocumentedTypeProvider>()
-      .get(ApiPath.followList, { schema }, async (request) => ok(request, await social.leaderboard()));
+      .get(ApiPath.traderRanking, { schema }, async (request) => ok(request, await social.leaderboard()));
   };
 }

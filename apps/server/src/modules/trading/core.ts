@@ -99,11 +99,15 @@ export interface TradingDeps {
 /** What trading needs of the accounts' risk disclosure (answered from memory on the hot path). */
 export interface TradingDisclosure {
   refuseUntilAccepted(userId: number): Promise<void>;
+  /** Reads many accounts' acceptance at once, so the checks of a bulk placement answer from memory. */
+  remember(userIds: number[]): Promise<void>;
 }
 
 /** What trading needs of the back office's freezes (answered from memory on the hot path). */
 export interface TradingRestrictions {
   refuseFrozenTrading(userId: number): Promise<void>;
+  /** Reads many accounts' freezes at once, so the checks of a bulk placement answer from memory. */
+  remember(userIds: number[]): Promise<void>;
   tradingFrozenAmong(tx: Executor, userIds: number[]): Promise<Set<number>>;
 }
 

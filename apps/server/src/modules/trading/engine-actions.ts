@@ -1,7 +1,7 @@
 import { CloseReason, dec, exitPrice, OrderStatus, rejected, type Dec, type OrderSideValue } from '@pipwise/domain';
 import { and, eq, inArray } from 'drizzle-orm';
-import { GroupCommit, type ItemOutcome } from '../../db/group-commit.js';
 import { orders } from '../../db/schema.js';
+import { groupCommitBatchSize } from '../../observability/metrics.js';
 import { ActionBatch, type ActionResult, type EngineAction } from './action-batch.js';
 import type { TradingCore } from './core.js';
 import type { OrderLifecycle } from './lifecycle.js';
@@ -12,19 +12,64 @@ import type { OrderLifecycle } from './lifecycle.js';
  * its accounts' locks for milliseconds.
  */
 const MAX_ACTIONS_PER_TRANSACTION = 500;
+/**
+ * Batches written at once: while one waits on the database the next is worked out and sent, so the
+ * process and the database each keep a core busy. On PGlite (one connection) they simply queue.
+ */
+const BATCHES_IN_FLIGHT = 2;
+
+/** The classes of action in their order under stress: stop-outs, then stop-losses, then take-profits and fills. */
+const RANK: Record<EngineAction['kind'], number> = { stop_out: 0, stop_loss: 1, take_profit: 2, fill: 2 };
+
+interface Asked {
+  action: EngineAction;
+  resolve: (result: ActionResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A batch being written: the one class of its actions (null for several) and its accounts. */
+export interface Writing {
+  rank: number | null;
+  userIds: Set<number>;
+}
+
+/** What a batch of these actions holds, for the batches that may start beside it. */
+export function writingOf(actions: readonly EngineAction[]): Writing {
+  const ranks = new Set(actions.map((action) => RANK[action.kind]));
+  return { rank: ranks.size === 1 ? [...ranks][0]! : null, userIds: new Set(actions.map((action) => action.userId)) };
+}
+
+/**
+ * How many of the queue's first actions the next batch takes: up to `max` when none is in flight;
+ * beside those in flight, the front run of actions of the one class they all hold, on none of their
+ * accounts (nothing when they hold several classes or different ones).
+ */
+export function nextBatchSize(queue: readonly EngineAction[], writing: readonly Writing[], max: number): number {
+  if (writing.length === 0) return Math.min(max, queue.length);
+  const ranks = new Set(writing.map((batch) => batch.rank));
+  const rank = ranks.size === 1 ? [...ranks][0]! : null;
+  if (rank === null) return 0;
+  let count = 0;
+  while (count < queue.length && count < max) {
+    const action = queue[count]!;
+    if (RANK[action.kind] !== rank || writing.some((batch) => batch.userIds.has(action.userId))) break;
+    count += 1;
+  }
+  return count;
+}
 
 /**
  * What the risk engine asks for, each at most once, in the order asked: the actions that arrive
- * together (a tick's, and those queued behind a batch being written) are worked out and written in
- * batches (`ActionBatch`), one transaction and a few statements each, one batch at a time so that an
- * action never overtakes one asked for before it.
+ * together (a tick's, and those queued behind the batches being written) are worked out and written
+ * in batches (`ActionBatch`), one transaction and a few statements each. A batch starts beside those
+ * in flight only when it is the queue's next actions, all of the one class those batches hold and on
+ * none of their accounts: an account's actions never overtake one another, nor does a later class
+ * overtake an earlier one (a stop-loss is never written before a stop-out asked for ahead of it).
  */
 export class EngineActions {
-  private readonly batches = new GroupCommit<EngineAction, ActionResult>((actions) => this.runBatch(actions), {
-    maxBatch: MAX_ACTIONS_PER_TRANSACTION,
-    concurrency: 1,
-    gatherSynchronous: true,
-  });
+  private readonly queue: Asked[] = [];
+  private readonly writing = new Set<Writing>();
+  private startScheduled = false;
 
   constructor(
     private readonly core: TradingCore,
@@ -32,16 +77,57 @@ export class EngineActions {
   ) {}
 
   act(action: EngineAction): Promise<ActionResult> {
-    return this.batches.submit(action);
+    return new Promise<ActionResult>((resolve, reject) => {
+      this.queue.push({ action, resolve, reject });
+      // Started once the asking code yields: the actions of one tick share a batch.
+      if (this.startScheduled) return;
+      this.startScheduled = true;
+      queueMicrotask(() => {
+        this.startScheduled = false;
+        this.startBatches();
+      });
+    });
+  }
+
+  private startBatches() {
+    while (this.writing.size < BATCHES_IN_FLIGHT) {
+      const queued = this.queue.slice(0, MAX_ACTIONS_PER_TRANSACTION).map((asked) => asked.action);
+      const taken = this.queue.splice(0, nextBatchSize(queued, [...this.writing], MAX_ACTIONS_PER_TRANSACTION));
+      if (taken.length === 0) return;
+      groupCommitBatchSize.observe(taken.length);
+      const writing = writingOf(taken.map((asked) => asked.action));
+      this.writing.add(writing);
+      void this.write(writing, taken);
+    }
+  }
+
+  private async write(writing: Writing, taken: Asked[]) {
+    let answer: () => void;
+    try {
+      const { results, notify } = await this.runBatch(taken.map((asked) => asked.action));
+      answer = () => {
+        notify();
+        taken.forEach((asked, index) => asked.resolve(results[index]!));
+      };
+    } catch (error) {
+      answer = () => {
+        for (const asked of taken) asked.reject(error);
+      };
+    }
+    this.writing.delete(writing);
+    this.startBatches();
+    // Told after the next batch is on its way, so that its round trips overlap this work; in the order
+    // the batches committed, which for one account is the order they were asked in.
+    setImmediate(answer);
   }
 
   /**
    * The owners' wallets are locked (in user order, as every batch takes them) and their open orders
    * read under those locks (an order changes only under its owner's); each action is worked out in
-   * turn and the whole written at once. Notices follow the commit. A batch that fails fails every
-   * action in it; the engine then reads those accounts again.
+   * turn and the whole written at once. The notices (`notify`) follow the commit. A batch that fails
+   * fails every action in it; the engine then reads those accounts again.
    */
-  private async runBatch(actions: EngineAction[]): Promise<ItemOutcome<ActionResult>[]> {
+  private async runBatch(actions: EngineAction[]): Promise<{ results: ActionResult[]; notify: () => void }> {
     // Read before the transaction: after a settings change this reads the database, and a read outside
     // an open transaction waits for it on a single connection (PGlite), so inside it would never return.
     const settings = await this.core.settings();
@@ -53,25 +139,27 @@ export class EngineActions {
       await batch.write(tx);
       return { results: worked, walletsAfter: await batch.walletsAfter(tx), outcomes: batch.outcomes };
     });
-    // The owners' notices (closes, fills, retirements) with the figures just written.
-    if (outcomes.length > 0) this.core.deps.bus.publish('trading.order_outcomes', { outcomes });
-    const byUser = new Map<number, ActionResult>();
-    results.forEach((result, index) => {
-      const userId = actions[index]!.userId;
-      const sum = byUser.get(userId) ?? { closed: [], filled: [] };
-      sum.closed.push(...result.closed);
-      sum.filled.push(...result.filled);
-      byUser.set(userId, sum);
-    });
-    for (const [userId, { closed, filled }] of byUser) {
-      const wallet = walletsAfter.get(userId);
-      // Closes alone the engine applies from the notice; a fill changes a position, which it reads again.
-      if (filled.length > 0 || !wallet) {
-        if (filled.length > 0) this.core.filledNotice(userId, filled);
-        if (closed.length > 0) this.core.closedNotice(userId, closed);
-      } else if (closed.length > 0) this.core.closedByEngineNotice(userId, { ...wallet, orderIds: closed });
-    }
-    return results.map((value) => ({ ok: true, value }));
+    const notify = () => {
+      // The owners' notices (closes, fills, retirements) with the figures just written.
+      if (outcomes.length > 0) this.core.deps.bus.publish('trading.order_outcomes', { outcomes });
+      const byUser = new Map<number, ActionResult>();
+      results.forEach((result, index) => {
+        const userId = actions[index]!.userId;
+        const sum = byUser.get(userId) ?? { closed: [], filled: [] };
+        sum.closed.push(...result.closed);
+        sum.filled.push(...result.filled);
+        byUser.set(userId, sum);
+      });
+      for (const [userId, { closed, filled }] of byUser) {
+        const wallet = walletsAfter.get(userId);
+        // Closes alone the engine applies from the notice; a fill changes a position, which it reads again.
+        if (filled.length > 0 || !wallet) {
+          if (filled.length > 0) this.core.filledNotice(userId, filled);
+          if (closed.length > 0) this.core.closedNotice(userId, closed);
+        } else if (closed.length > 0) this.core.closedByEngineNotice(userId, { ...wallet, orderIds: closed });
+      }
+    };
+    return { results, notify };
   }
 
   /** Demo reset: closes every position, cancels every pending order and restores the starting balance. */

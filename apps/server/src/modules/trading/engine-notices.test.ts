@@ -42,7 +42,7 @@ describe('risk engine order notices', () => {
   /** What the stand-in database holds for user 7. */
   let stored: { version: number; balance: string; orders: WatchedFields[] };
   let reads: number;
-  /** Runs inside the next read of open orders, after its snapshot was taken (a commit racing the read). */
+  /** Runs inside the next read of accounts, after its snapshot was taken (a commit racing the read). */
   let duringRead: (() => void) | null = null;
 
   beforeEach(async () => {
@@ -59,18 +59,17 @@ describe('risk engine order notices', () => {
       trading: {
         settings: async () => ({ feeType: 2, stopOutLevel: dec(50), marginCallLevel: dec(100), demoStartBalance: dec(0) }),
         openOrderOwners: async () => (stored.orders.length > 0 ? [7] : []),
-        openOrders: async () => {
+        openAccounts: async () => {
           reads += 1;
+          const wallets = new Map([[7, { balance: stored.balance, version: stored.version }]]);
           const snapshot = [...stored.orders];
           const racing = duringRead;
           duringRead = null;
           racing?.();
-          return snapshot as OrderRow[];
+          return { wallets, orders: snapshot as OrderRow[] };
         },
       } as unknown as TradingService,
-      wallet: {
-        balances: async () => new Map([[7, { balance: stored.balance, version: stored.version }]]),
-      } as unknown as WalletService,
+      wallet: {} as WalletService,
       market,
       bus,
       log: pino({ level: 'silent' }),

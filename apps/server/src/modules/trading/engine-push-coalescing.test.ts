@@ -74,9 +74,9 @@ describe('FOREX_TRADE coalescing', () => {
       trading: {
         settings: async () => ({ feeType: 2, stopOutLevel: dec(50), marginCallLevel: dec(100), demoStartBalance: dec(0) }),
         openOrderOwners: async () => [7],
-        openOrders: async () => [position],
+        openAccounts: async () => ({ wallets: new Map([[7, { balance: '1000.00', version: 1 }]]), orders: [position] }),
       } as unknown as TradingService,
-      wallet: { balances: async () => new Map([[7, { balance: '1000.00', version: 1 }]]) } as unknown as WalletService,
+      wallet: {} as WalletService,
       market,
       bus,
       log: pino({ level: 'silent' }),

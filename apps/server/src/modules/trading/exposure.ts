@@ -1,3 +1,5 @@
+import { IdIndex } from './id-index.js';
+
 /**
  * Flat, typed-array storage for the risk engine's screening arithmetic: the numbers live in parallel
  * Float64Arrays (not one object per account), contiguous and without allocation per tick.
@@ -40,6 +42,9 @@ export class AccountSlots {
  */
 export const BAND_COLUMNS = ['bidLow', 'askHigh', 'rateLow', 'rateHigh'] as const;
 export type BandColumn = (typeof BAND_COLUMNS)[number];
+const PRICE_COLUMNS: readonly BandColumn[] = ['bidLow', 'askHigh'];
+/** The rate columns' place until an instrument's rate moves off 1: no row holds a rate edge before. */
+const NO_ROWS = new Float64Array(0);
 
 /**
  * The accounts holding one instrument: per account the summed quantity (lots × contract) and cost
@@ -61,10 +66,23 @@ export class ExposureTable {
   readonly band: Record<BandColumn, Float64Array> = {
     bidLow: new Float64Array(16),
     askHigh: new Float64Array(16),
-    rateLow: new Float64Array(16),
-    rateHigh: new Float64Array(16),
+    rateLow: NO_ROWS,
+    rateHigh: NO_ROWS,
   };
-  private readonly rowOf = new Map<number, number>();
+  /**
+   * The band columns the table has: the rate's only once the instrument has been quoted off USD (an
+   * instrument quoted in USD never has a rate edge, and most of a book's rows are on such instruments).
+   */
+  bandColumns = PRICE_COLUMNS;
+  private readonly rowOf = new IdIndex((row) => this.userIds[row]!);
+
+  /** Gives every row the rate columns (without edges), before the first rate edge is drawn. */
+  withRateBands() {
+    if (this.bandColumns === BAND_COLUMNS) return;
+    this.band.rateLow = new Float64Array(this.userIds.length).fill(Number.NaN);
+    this.band.rateHigh = new Float64Array(this.userIds.length).fill(Number.NaN);
+    this.bandColumns = BAND_COLUMNS;
+  }
 
   add(userId: number, exposure: { buyQty: number; buyCost: number; sellQty: number; sellCost: number }) {
     if (this.rowOf.has(userId)) this.remove(userId);
@@ -76,17 +94,17 @@ export class ExposureTable {
       this.sellQty = grow(this.sellQty, capacity);
       this.sellCost = grow(this.sellCost, capacity);
       this.floor = grow(this.floor, capacity);
-      for (const column of BAND_COLUMNS) this.band[column] = grow(this.band[column], capacity);
+      for (const column of this.bandColumns) this.band[column] = grow(this.band[column], capacity);
     }
     const row = this.count++;
-    this.rowOf.set(userId, row);
     this.userIds[row] = userId;
+    this.rowOf.set(userId, row);
     this.buyQty[row] = exposure.buyQty;
     this.buyCost[row] = exposure.buyCost;
     this.sellQty[row] = exposure.sellQty;
     this.sellCost[row] = exposure.sellCost;
     this.floor[row] = Number.NaN;
-    for (const column of BAND_COLUMNS) this.band[column][row] = Number.NaN;
+    for (const column of this.bandColumns) this.band[column][row] = Number.NaN;
     return row;
   }
 
@@ -104,12 +122,17 @@ export class ExposureTable {
       this.sellQty[row] = this.sellQty[last]!;
       this.sellCost[row] = this.sellCost[last]!;
       this.floor[row] = this.floor[last]!;
-      for (const column of BAND_COLUMNS) this.band[column][row] = this.band[column][last]!;
+      for (const column of this.bandColumns) this.band[column][row] = this.band[column][last]!;
       this.rowOf.set(movedUser, row);
     }
   }
 
   rowFor(userId: number) {
     return this.rowOf.get(userId);
+  }
+
+  /** The row's edge in a band column: NaN where it has none. */
+  edge(column: BandColumn, row: number) {
+    return this.band[column][row] ?? Number.NaN;
   }
 }

@@ -32,6 +32,10 @@ export class IdempotencyKeys {
     return { order: outcome.first.order, msgKey: outcome.first.msgKey, replayed: false };
   }
 
+  used(pairs: { userId: number; key: string }[]) {
+    return this.store.used(pairs);
+  }
+
   async replay(
     userId: number,
     idempotency: IdempotentRequest,

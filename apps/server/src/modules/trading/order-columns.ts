@@ -1,5 +1,6 @@
 import { OrderStatus, type FillDirection, type OrderSideValue } from '@pipwise/domain';
 import { grow } from './exposure.js';
+import { IdIndex } from './id-index.js';
 import type { WatchedOrder } from './watch.js';
 
 /** What a slot's level columns hold where the order has no such level. */
@@ -19,7 +20,8 @@ const fitsADouble = (text: string) =>
 
 /**
  * Every order the risk engine watches, in parallel typed arrays addressed by a reusable slot: no object,
- * string or map entry per order beyond the id's slot (a million orders were 544 bytes each as objects).
+ * string or map entry per order (a million orders were 544 bytes each as objects); the slot of an order id
+ * is found through a typed-array index over the id column.
  * The orders of one account are a doubly linked list through `next`/`previous`.
  */
 export class OrderColumns {
@@ -38,7 +40,7 @@ export class OrderColumns {
   stopLoss = new Float64Array(64);
   next = new Int32Array(64);
   previous = new Int32Array(64);
-  private readonly slotOf = new Map<number, number>();
+  private readonly slotOf = new IdIndex((slot) => this.id[slot]!);
   /** Lot sizes repeat across orders: each distinct text is kept once. */
   private readonly lotTexts: string[] = [];
   private readonly lotValues: number[] = [];
@@ -60,8 +62,8 @@ export class OrderColumns {
   store(order: WatchedOrder, head: number): number {
     const slot = this.free.pop() ?? this.top++;
     if (slot >= this.id.length) this.grow(this.id.length * 2);
-    this.slotOf.set(order.id, slot);
     this.id[slot] = order.id;
+    this.slotOf.set(order.id, slot);
     this.userId[slot] = order.userId;
     this.instrumentId[slot] = order.instrumentId;
     this.side[slot] = order.side;

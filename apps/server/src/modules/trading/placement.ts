@@ -95,6 +95,8 @@ const draftRows = orderRows.recordset(DRAFT_COLUMNS, {
 
 /** Orders written in one statement at most; more wait for the next. */
 const MAX_ORDERS_PER_TRANSACTION = 100;
+/** Orders a bulk statement writes at most (see `bulkPlacing`). */
+const BULK_ORDERS_PER_TRANSACTION = 500;
 /** Lock-free tries of a batch before what is left of it takes the wallet locks. */
 const OPTIMISTIC_TRIES = 3;
 
@@ -107,6 +109,16 @@ export class OrderPlacement {
   private readonly placing = new GroupCommit<OrderDraft, Placed>((drafts) => this.placeBatch(drafts), {
     maxBatch: MAX_ORDERS_PER_TRANSACTION,
     concurrency: 1,
+  });
+  /**
+   * Orders placed for many accounts at once (a provider's fill copied to its followers): statements of
+   * up to BULK_ORDERS_PER_TRANSACTION, two in flight, beside the grouped path so a trader's own order
+   * never waits behind them. Every write still claims its wallets at the version read, so two statements
+   * touching one account cannot both apply; the one that loses reads again.
+   */
+  private readonly bulkPlacing = new GroupCommit<OrderDraft, Placed>((drafts) => this.placeBatch(drafts), {
+    maxBatch: BULK_ORDERS_PER_TRANSACTION,
+    concurrency: 2,
   });
 
   /**
@@ -158,14 +170,21 @@ export class OrderPlacement {
    * arrive together share one transaction (group commit); each is still checked against its account
    * as if it were alone after the ones before it.
    */
-  async submit(userId: number, body: TSubmitOrderRequest, idempotencyKey?: string): Promise<OrderOutcome> {
+  async submit(
+    userId: number,
+    body: TSubmitOrderRequest,
+    idempotencyKey?: string,
+    options: { keyUnused?: boolean; bulk?: boolean } = {},
+  ): Promise<OrderOutcome> {
     const request = requestHash(body);
     // A retry gets the first answer whatever happened since (a closed market, a spent margin).
-    const earlier = idempotencyKey ? await this.keys.replay(userId, { key: idempotencyKey, request }, 'submit') : null;
+    const earlier =
+      idempotencyKey && !options.keyUnused ? await this.keys.replay(userId, { key: idempotencyKey, request }, 'submit') : null;
     if (earlier) return earlier;
     await this.core.deps.restrictions.refuseFrozenTrading(userId);
     await this.core.deps.disclosure.refuseUntilAccepted(userId);
-    return this.placing.submit(await this.draft(userId, body, idempotencyKey, request));
+    const queue = options.bulk ? this.bulkPlacing : this.placing;
+    return queue.submit(await this.draft(userId, body, idempotencyKey, request));
   }
 
   /** Everything about an order that does not need its account: the instrument's rules, prices, margin, fee. */

@@ -2,7 +2,8 @@ import { dec, OrderStatus, type Dec } from '@pipwise/domain';
 import { and, count, desc, eq, gte, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { idArray, TableRows } from '../../db/rows.js';
 import { orders } from '../../db/schema.js';
-import type { TradingCore, WatchedFields } from './core.js';
+import type { CashAt } from '../wallet/service.js';
+import type { OrderRow, TradingCore, WatchedFields } from './core.js';
 import { ENGINE_CLOSE_REASONS, FILLED, outcomeOf, type EngineOrderOutcome } from './outcomes.js';
 
 export const PAGE_SIZE = 10;
@@ -174,27 +175,74 @@ export class OrderQueries {
     return rows.map((row) => row.userId);
   }
 
-  /** Open orders of these accounts, only what the engine watches of them. */
-  async openOrders(userIds: number[]): Promise<WatchedFields[]> {
-    if (userIds.length === 0) return [];
+  /**
+   * These accounts' wallets (balance and version) and what the engine watches of their open orders, in
+   * one statement: one snapshot, so the orders are exactly those of the version read, and one round
+   * trip (the engine's load reads a million orders in small pages).
+   */
+  async openAccounts(userIds: number[]): Promise<{ wallets: Map<number, CashAt>; orders: WatchedFields[] }> {
+    const wallets = new Map<number, CashAt>();
+    const found: WatchedFields[] = [];
+    if (userIds.length === 0) return { wallets, orders: found };
+    const rows = await this.core.deps.wallet.readWith(
+      this.core.db,
+      userIds,
+      sql`SELECT o.id, o.instrument_id, o.side, o.status, o.lots, o.margin, o.open_price, o.target_price, o.placed_price,
+                 o.take_profit, o.stop_loss
+          FROM ${orders} o
+          WHERE o.user_id = w.user_id AND o.status IN (${OrderStatus.holding}, ${OrderStatus.pending})`,
+    );
+    // Both drivers answer NUMERIC as its decimal text.
+    const text = (value: unknown) => (value === null || value === undefined ? null : (value as string));
+    for (const row of rows) {
+      const userId = Number(row.user_id);
+      if (!wallets.has(userId)) wallets.set(userId, { balance: row.balance as string, version: Number(row.version) });
+      // A wallet without open orders comes back once, its order columns null.
+      if (row.id === null || row.id === undefined) continue;
+      found.push({
+        id: Number(row.id),
+        userId,
+        instrumentId: Number(row.instrument_id),
+        side: Number(row.side),
+        status: Number(row.status),
+        lots: row.lots as string,
+        margin: row.margin as string,
+        openPrice: text(row.open_price),
+        targetPrice: text(row.target_price),
+        placedPrice: text(row.placed_price),
+        takeProfit: text(row.take_profit),
+        stopLoss: text(row.stop_loss),
+      });
+    }
+    return { wallets, orders: found };
+  }
+
+  /** Open positions (holding orders) of one account, oldest first. */
+  holdingOrders(userId: number): Promise<OrderRow[]> {
     return this.core.db
-      .select({
-        id: orders.id,
-        userId: orders.userId,
-        instrumentId: orders.instrumentId,
-        side: orders.side,
-        status: orders.status,
-        lots: orders.lots,
-        margin: orders.margin,
-        openPrice: orders.openPrice,
-        targetPrice: orders.targetPrice,
-        placedPrice: orders.placedPrice,
-        takeProfit: orders.takeProfit,
-        stopLoss: orders.stopLoss,
-      })
+      .select()
       .from(orders)
-      .where(
-        and(inArray(orders.status, [OrderStatus.holding, OrderStatus.pending]), sql`${orders.userId} = ANY(${idArray(userIds)})`),
-      );
+      .where(and(eq(orders.userId, userId), eq(orders.status, OrderStatus.holding)))
+      .orderBy(orders.id);
+  }
+
+  /** These orders as they are now, whoever owns them (for services that keep their own links to orders). */
+  async ordersByIds(ids: number[]): Promise<Map<number, OrderRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.core.db
+      .select()
+      .from(orders)
+      .where(sql`${orders.id} = ANY(${idArray(ids)})`);
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** Every closed position of these accounts, oldest close first. */
+  closedPositionsOf(userIds: number[]): Promise<OrderRow[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.core.db
+      .select()
+      .from(orders)
+      .where(and(closedPositions(), sql`${orders.userId} = ANY(${idArray(userIds)})`))
+      .orderBy(orders.closedAt);
   }
 }

@@ -1,8 +1,10 @@
 import type { AccountFigures, Dec, TSetStopPriceRequest, TSubmitOrderRequest } from '@pipwise/domain';
 import type { Executor } from '../../db/client.js';
 import type { InstrumentInfo } from '../market/api.js';
-import { bookOf, exposureOf } from '../../positions/books.js';
-import { TradingCore, type OrderOutcome, type OrderRow, type TradingDeps, type WatchedFields } from './core.js';
+import type { WalletAt } from '../wallet/service.js';
+import { sql } from 'drizzle-orm';
+import { addRowToBooks, bookOf, booksOf, exposureOf, type Book } from '../../positions/books.js';
+import { TradingCore, type OrderOutcome, type OrderRow, type TradingDeps } from './core.js';
 import type { ActionResult, EngineAction } from './action-batch.js';
 import { EngineActions } from './engine-actions.js';
 import { IdempotencyKeys } from './idempotency.js';
@@ -28,10 +30,11 @@ export class TradingService {
   private readonly lifecycle: OrderLifecycle;
   private readonly actions: EngineActions;
   private readonly queries: OrderQueries;
+  private readonly keys: IdempotencyKeys;
 
   constructor(deps: TradingDeps) {
     this.core = new TradingCore(deps);
-    const keys = new IdempotencyKeys(this.core);
+    const keys = (this.keys = new IdempotencyKeys(this.core));
     this.placement = new OrderPlacement(this.core, keys);
     this.lifecycle = new OrderLifecycle(this.core, keys);
     this.actions = new EngineActions(this.core, this.lifecycle);
@@ -66,9 +69,49 @@ export class TradingService {
     return this.core.figuresFrom(wallet.balance, wallet.lockBalance, await this.core.exposure(tx, userId));
   }
 
-  /** Opens a market position or places a pending order. */
-  submit(userId: number, body: TSubmitOrderRequest, idempotencyKey?: string): Promise<OrderOutcome> {
-    return this.placement.submit(userId, body, idempotencyKey);
+  /** Figures of many accounts at the current quotes, each wallet with its positions in one statement. */
+  async figuresOfMany(userIds: number[]): Promise<Map<number, AccountFigures>> {
+    const accounts = new Map<number, { wallet: WalletAt; books: Map<string, Book> }>();
+    for (const row of await this.core.deps.wallet.readWith(this.core.db, userIds, booksOf(sql`w.user_id`))) {
+      const userId = Number(row.user_id);
+      let account = accounts.get(userId);
+      if (!account) accounts.set(userId, (account = { wallet: this.core.deps.wallet.walletAt(row), books: new Map() }));
+      // A wallet without positions comes back once, its book columns null.
+      if (row.instrument_id !== null && row.instrument_id !== undefined) addRowToBooks(account.books, row);
+    }
+    const figures = new Map<number, AccountFigures>();
+    for (const [userId, { wallet, books }] of accounts) {
+      figures.set(
+        userId,
+        this.core.figuresFrom(wallet.balance, wallet.lockBalance, exposureOf(this.core.deps.market, books.values())),
+      );
+    }
+    return figures;
+  }
+
+  /**
+   * Opens a market position or places a pending order. `keyUnused`: the caller found, in bulk, that the
+   * Idempotency-Key was never used (`usedIdempotencyKeys`), so its look-up is skipped; a key used meanwhile
+   * still answers with its first order, through the write's unique key. `bulk`: one of many orders
+   * for many accounts at once (copies), written in larger statements beside traders' own orders.
+   */
+  submit(
+    userId: number,
+    body: TSubmitOrderRequest,
+    idempotencyKey?: string,
+    options: { keyUnused?: boolean; bulk?: boolean } = {},
+  ): Promise<OrderOutcome> {
+    return this.placement.submit(userId, body, idempotencyKey, options);
+  }
+
+  /** Before placing orders for many accounts at once (copies): their freezes and disclosures read in bulk. */
+  async prepareAccounts(userIds: number[]): Promise<void> {
+    await Promise.all([this.core.deps.restrictions.remember(userIds), this.core.deps.disclosure.remember(userIds)]);
+  }
+
+  /** Which of these order Idempotency-Keys were used already, as `userId:key`. */
+  usedIdempotencyKeys(pairs: { userId: number; key: string }[]): Promise<Set<string>> {
+    return this.keys.used(pairs);
   }
 
   /** The order if it belongs to the user; another user's order is "not found". */
@@ -105,12 +148,25 @@ export class TradingService {
     return this.queries.engineOutcomesSince(since);
   }
 
+  holdingOrders(userId: number): Promise<OrderRow[]> {
+    return this.queries.holdingOrders(userId);
+  }
+
+  ordersByIds(ids: number[]): Promise<Map<number, OrderRow>> {
+    return this.queries.ordersByIds(ids);
+  }
+
+  closedPositionsOf(userIds: number[]): Promise<OrderRow[]> {
+    return this.queries.closedPositionsOf(userIds);
+  }
+
   openOrderOwners(): Promise<number[]> {
     return this.queries.openOrderOwners();
   }
 
-  openOrders(userIds: number[]): Promise<WatchedFields[]> {
-    return this.queries.openOrders(userIds);
+  /** What the risk engine reads of accounts: wallets and open orders in one snapshot. */
+  openAccounts(userIds: number[]) {
+    return this.queries.openAccounts(userIds);
   }
 
   /** A take-profit, stop-loss, pending fill or stop-out the risk engine asks for (see `EngineActions`). */

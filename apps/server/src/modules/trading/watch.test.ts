@@ -43,7 +43,8 @@ describe('level book', () => {
     fc.assert(
       fc.property(
         fc.constantFrom<'rise' | 'fall'>('rise', 'fall'),
-        fc.array(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.boolean()), { maxLength: 60 }),
+        // Past one node of the tree (64 entries), so that splits and merges are exercised.
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.boolean()), { maxLength: 300, size: 'max' }),
         fc.integer({ min: 0, max: 51 }),
         fc.integer({ min: 0, max: 51 }),
         (crossing, operations, price, laterPrice) => {
@@ -270,8 +271,10 @@ describe('position watch', () => {
         callLevel: fc.constantFrom(50, 80, 100, 150),
       }),
     );
+    // Up to 120 steps indeed (by default fast-check makes at most 10): a missed rate band takes a few.
+    const scenario = fc.array(step, { maxLength: 120, size: 'max' });
     fc.assert(
-      fc.property(fc.array(account, { minLength: 1, maxLength: 5 }), fc.array(step, { maxLength: 120 }), (accounts, steps) => {
+      fc.property(fc.array(account, { minLength: 1, maxLength: 5 }), scenario, (accounts, steps) => {
         const watch = new PositionWatch(50, 100);
         let level = 50;
         let callLevel = 100;
@@ -323,8 +326,19 @@ describe('position watch', () => {
             if (margin < -1e-6) expect(watch.marginCallCandidates()).toContain(index + 1);
             if (margin > 1e-6) expect(watch.marginCallCandidates()).not.toContain(index + 1);
           });
+        /** Every band book holds each holder with an edge in its column once, in the order of their levels. */
+        const bandsConsistent = () =>
+          INSTRUMENTS.forEach((instrumentId) => {
+            for (const { crossing, entries, withEdge } of watch.bandsOf(instrumentId) ?? []) {
+              expect(entries.map((entry) => entry.userId).sort()).toEqual([...withEdge].sort());
+              const levels = entries.map((entry) => entry.level);
+              expect(levels).toEqual([...levels].sort((a, b) => (crossing === 'rise' ? a - b : b - a)));
+            }
+          });
         inMarginCallAsScanned();
+        bandsConsistent();
         for (const change of steps) {
+          bandsConsistent();
           if (change.kind === 'balance') {
             if (change.userId > accounts.length) continue;
             balances[change.userId - 1] = change.balance;
@@ -371,9 +385,31 @@ describe('position watch', () => {
           });
           inMarginCallAsScanned();
         }
+        bandsConsistent();
       }),
       { numRuns: 600 },
     );
+  });
+
+  it('draws USD-rate bands once an instrument is quoted off USD, for its holders from before and after', () => {
+    const watch = new PositionWatch(50);
+    const holding = (userId: number) => order({ id: userId, userId, instrumentId: 9 });
+    watch.setAccount(1, '150', [holding(1)]);
+    // Quoted in USD: a loss of 50 against a room of 50 above the level, and no rate edge.
+    expect(watch.onQuote(9, 9.5, 9.5, 1, true).stopOutCandidates).toEqual([]);
+    expect(watch.bandsOf(9)?.find((band) => band.column === 'rateLow')?.withEdge).toEqual([]);
+    expect(watch.onQuote(9, 9.5, 9.5, 1.5, true).stopOutCandidates).toEqual([]);
+    watch.setAccount(2, '150', [holding(2)]);
+    for (const column of ['rateLow', 'rateHigh'])
+      expect(
+        watch
+          .bandsOf(9)
+          ?.find((band) => band.column === column)
+          ?.entries.map((entry) => entry.userId),
+      ).toEqual([1, 2]);
+    // Only the rate moves: the prices stay inside every band while the loss in USD passes the level.
+    expect(watch.onQuote(9, 9.5, 9.5, 1.8, true).stopOutCandidates).toEqual([]);
+    expect(watch.onQuote(9, 9.5, 9.5, 2.1, true).stopOutCandidates.sort()).toEqual([1, 2]);
   });
 
   it('replacing an account removes its old levels', () => {

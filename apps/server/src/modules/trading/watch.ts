@@ -1,6 +1,6 @@
 import { OrderSide, OrderStatus, type FillDirection, type OrderSideValue } from '@pipwise/domain';
 import { AccountSlots, BAND_COLUMNS, ExposureTable, type BandColumn } from './exposure.js';
-import { LevelBook, ownLevel } from './levels.js';
+import { LevelBook } from './levels.js';
 import { NO_SLOT, OrderColumns } from './order-columns.js';
 
 /**
@@ -62,12 +62,6 @@ const KINDS: TriggerKind[] = ['take_profit', 'stop_loss', 'fill'];
 const keyOf = (slot: number, kind: number): TriggerKey => slot * 4 + kind;
 const NOTHING_TOUCHED: ReadonlySet<number> = new Set();
 
-/** One edge of a holder's stop-out band. */
-interface BandEdge {
-  level: number;
-  userId: number;
-}
-
 interface Account {
   userId: number;
   slot: number;
@@ -87,8 +81,12 @@ interface InstrumentState {
   askRise: LevelBook<TriggerKey>;
   askFall: LevelBook<TriggerKey>;
   holders: ExposureTable;
-  /** Stop-out bands of the holders (user ids), one book per edge, by the exposure table's column. */
-  bands: Record<BandColumn, LevelBook<BandEdge>>;
+  /**
+   * Stop-out bands of the holders, one book per edge, by the exposure table's column: an entry is the
+   * holder's user id, its level that column of the holder's row (set before it goes in, cleared after
+   * it comes out), so that an edge costs no object.
+   */
+  bands: Record<BandColumn, LevelBook<number>>;
   /** Holders screened at or below the higher of the margin-call and stop-out levels: looked at on every tick. */
   nearLevel: Set<number>;
   bid: number;
@@ -97,7 +95,7 @@ interface InstrumentState {
   quoted: boolean;
 }
 
-const compareUsers = (a: BandEdge, b: BandEdge) => a.userId - b.userId;
+const compareUsers = (a: number, b: number) => a - b;
 
 /** Screening tolerance: equity within this share of the threshold counts as a candidate. */
 const RELATIVE_TOLERANCE = 1e-9;
@@ -169,20 +167,43 @@ export class PositionWatch {
     };
   }
 
+  /**
+   * For tests: each band book's holders in the book's order with the level their row holds, and the
+   * holders whose row holds an edge of that column (each should be in the book exactly once).
+   */
+  bandsOf(instrumentId: number) {
+    const state = this.instruments.get(instrumentId);
+    if (!state) return null;
+    const { holders } = state;
+    return BAND_COLUMNS.map((column) => ({
+      column,
+      crossing: state.bands[column].crossing,
+      entries: state.bands[column]
+        .entries()
+        .map((userId) => ({ userId, level: holders.edge(column, holders.rowFor(userId) ?? -1) })),
+      withEdge: Array.from(holders.userIds.subarray(0, holders.count)).filter(
+        (userId) => !Number.isNaN(holders.edge(column, holders.rowFor(userId)!)),
+      ),
+    }));
+  }
+
   private instrument(id: number): InstrumentState {
     let state = this.instruments.get(id);
     if (!state) {
+      const holders = new ExposureTable();
+      const bandBook = (crossing: 'rise' | 'fall', column: BandColumn) =>
+        new LevelBook<number>(crossing, (userId) => holders.band[column][holders.rowFor(userId)!]!, compareUsers);
       state = {
         bidRise: new LevelBook('rise', this.levelOf, this.compareTriggers),
         bidFall: new LevelBook('fall', this.levelOf, this.compareTriggers),
         askRise: new LevelBook('rise', this.levelOf, this.compareTriggers),
         askFall: new LevelBook('fall', this.levelOf, this.compareTriggers),
-        holders: new ExposureTable(),
+        holders,
         bands: {
-          bidLow: new LevelBook('fall', ownLevel, compareUsers),
-          askHigh: new LevelBook('rise', ownLevel, compareUsers),
-          rateLow: new LevelBook('fall', ownLevel, compareUsers),
-          rateHigh: new LevelBook('rise', ownLevel, compareUsers),
+          bidLow: bandBook('fall', 'bidLow'),
+          askHigh: bandBook('rise', 'askHigh'),
+          rateLow: bandBook('fall', 'rateLow'),
+          rateHigh: bandBook('rise', 'rateHigh'),
         },
         nearLevel: new Set(),
         bid: 0,
@@ -225,10 +246,9 @@ export class PositionWatch {
       }
       exposures.set(order.instrumentId, exposure);
     }
-    for (const [instrumentId, exposure] of exposures) {
-      this.instrument(instrumentId).holders.add(userId, exposure);
-      account.instruments.push(instrumentId);
-    }
+    for (const [instrumentId, exposure] of exposures) this.instrument(instrumentId).holders.add(userId, exposure);
+    // Spread from the map, the array is exactly its length (pushed one by one, it kept room for 17).
+    account.instruments = [...exposures.keys()];
     this.evaluate(account);
   }
 
@@ -420,7 +440,7 @@ export class PositionWatch {
         ['rateLow', usdRate],
         ['rateHigh', usdRate],
       ] as const) {
-        if (bands[column].reachedBy(price)) for (const edge of bands[column].takeReached(price)) revisit.add(edge.userId);
+        if (bands[column].reachedBy(price)) for (const userId of bands[column].takeReached(price)) revisit.add(userId);
       }
     }
     const stopOutCandidates: number[] = [];
@@ -550,9 +570,10 @@ export class PositionWatch {
       rateHigh: rateShare > 0 ? state.usdRate + rate * rateShare : Number.NaN,
     };
     holders.floor[row] = pnlAt(holders, row, state.bid, state.ask, state.usdRate) - share;
-    for (const column of BAND_COLUMNS) {
+    if (rateShare > 0) holders.withRateBands();
+    for (const column of holders.bandColumns) {
       holders.band[column][row] = edges[column];
-      if (!Number.isNaN(edges[column])) bands[column].insert({ level: edges[column], userId });
+      if (!Number.isNaN(edges[column])) bands[column].insert(userId);
     }
   }
 
@@ -574,10 +595,11 @@ export class PositionWatch {
     const row = state.holders.rowFor(account.userId);
     if (row === undefined) return;
     state.holders.floor[row] = Number.NaN;
-    for (const column of BAND_COLUMNS) {
+    for (const column of state.holders.bandColumns) {
       const edge = state.holders.band[column][row]!;
       if (Number.isNaN(edge)) continue;
-      state.bands[column].remove({ level: edge, userId: account.userId });
+      // Out of the book before its level changes: the book reads it from this column.
+      state.bands[column].remove(account.userId);
       state.holders.band[column][row] = Number.NaN;
     }
   }

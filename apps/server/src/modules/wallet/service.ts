@@ -14,14 +14,16 @@ export type LedgerType =
   | 'deposit'
   | 'withdrawal'
   | 'withdrawal_fee'
-  | 'adjustment';
+  | 'adjustment'
+  | 'copy_fee'
+  | 'copy_fee_income';
 
 export interface LedgerPosting {
   userId: number;
   amount: Dec | string;
   type: LedgerType;
   memoParams?: Record<string, string | number>;
-  refType?: 'order' | 'deposit' | 'withdrawal' | 'adjustment';
+  refType?: 'order' | 'deposit' | 'withdrawal' | 'adjustment' | 'copy';
   refId?: number;
 }
 
@@ -283,6 +285,29 @@ export class WalletService {
       for (const row of rows) result.set(Number(row.user_id), { balance: row.balance as string, version: Number(row.version) });
     }
     return result;
+  }
+
+  /** Every wallet's user and balance, a page at a time by user id (the daily equity snapshot walks them). */
+  async balancesAfter(afterUserId: number, limit: number): Promise<{ userId: number; balance: Dec }[]> {
+    const rows = await this.db
+      .select({ userId: wallets.userId, balance: wallets.balance })
+      .from(wallets)
+      .where(sql`${wallets.userId} > ${afterUserId}`)
+      .orderBy(wallets.userId)
+      .limit(limit);
+    return rows.map((row) => ({ userId: row.userId, balance: dec(row.balance) }));
+  }
+
+  /** Ledger rows of these types for these accounts, oldest first: money that came in or went out from outside trading. */
+  async entriesOfTypes(userIds: number[], types: readonly LedgerType[]) {
+    if (userIds.length === 0) return [];
+    return this.db
+      .select({ userId: ledgerEntries.userId, amount: ledgerEntries.amount, at: ledgerEntries.createdAt })
+      .from(ledgerEntries)
+      .where(
+        sql`${ledgerEntries.userId} = ANY(${idArray(userIds)}) AND ${ledgerEntries.type} = ANY(${`{${types.join(',')}}`}::text[])`,
+      )
+      .orderBy(ledgerEntries.id);
   }
 
   /** The account's ledger, newest first, one page at a time. */

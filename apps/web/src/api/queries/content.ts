@@ -17,7 +17,7 @@ const QUIET = { silent: true };
 export function useLeaderboardQuery() {
   return useQuery({
     queryKey: contentKeys.leaderboard(),
-    queryFn: () => http.get<LeaderboardEntry[]>(ApiPath.followList, undefined, QUIET),
+    queryFn: () => http.get<LeaderboardEntry[]>(ApiPath.traderRanking, undefined, QUIET),
     staleTime: STALE_REFERENCE,
   });
 }

@@ -1,6 +1,6 @@
 import { SocketTopic } from '@pipwise/domain';
 import { GlobalOutline, SearchOutline } from 'antd-mobile-icons';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useTopic } from '../../api/live';
@@ -28,7 +28,13 @@ export default function HomePage() {
   const searchLabel = useCompanyStatusQuery().data?.is_main ? t('company.search') : t('home.search');
   useTopic(SocketTopic.dayMarket);
 
-  const shown = (pairs.data ?? []).filter((pair) => categoryId === null || pair.CategoryId === categoryId);
+  // The rows follow the list at a transition's priority: the list's arrival and each burst of ticks are
+  // drawn in slices between frames, not in one long task that holds a tap on a slow phone.
+  const rows = useDeferredValue(pairs.data);
+  const shown = useMemo(
+    () => (rows ?? []).filter((pair) => categoryId === null || pair.CategoryId === categoryId),
+    [rows, categoryId],
+  );
 
   return (
     <ScreenFrame withTabBar>
@@ -64,7 +70,7 @@ export default function HomePage() {
         <span>{t('home.col_price')}</span>
         <span>{t('home.col_change')}</span>
       </div>
-      {pairs.isPending ? (
+      {pairs.isPending || (pairs.data && !rows) ? (
         <ListSkeleton />
       ) : pairs.isError && !pairs.data ? (
         <ErrorState onRetry={() => void pairs.refetch()} />

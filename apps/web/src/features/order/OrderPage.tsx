@@ -7,11 +7,12 @@ import { useSocketMessage, useTopic } from '../../api/live';
 import { useAccountFiguresQuery, useLiveAccountQuery } from '../../api/queries/account';
 import { OrderStatus, type OrderStatusValue } from '../../api/queries/orderKeys';
 import { profitTone } from '../../components/market';
+import { LazyAccountMode } from '../../components/LazyAccountMode';
 import { LazyNoticeBell } from '../../components/LazyNoticeBell';
 import { Screen } from '../../components/Screen';
 import { formatMoney, formatProfit } from '../../i18n/format';
-import { OrderDetail } from './OrderDetail';
-import { OrderList } from './OrderList';
+import { OrderDetail } from '../../components/OrderDetail';
+import { OrderList } from '../../components/OrderList';
 import './order.css';
 
 const RiskPanel = lazy(() => import('../../components/RiskPanel'));
@@ -56,6 +57,10 @@ export default function OrderPage() {
   return (
     <Screen withTabBar>
       <section className="account-strip" aria-label={t('order.account')}>
+        <div className="account-strip-actions">
+          <LazyAccountMode />
+          <LazyNoticeBell />
+        </div>
         <div>
           <span className="label">{t('order.balance')}</span>
           <span className="num" data-testid="order-balance">
@@ -70,7 +75,6 @@ export default function OrderPage() {
           <span className="label">{t('order.used_margin')}</span>
           <span className="num">{formatMoney(usedMargin)}</span>
         </div>
-        <LazyNoticeBell />
       </section>
       <Suspense fallback={<div className="risk-panel" aria-busy="true" />}>
         <RiskPanel />

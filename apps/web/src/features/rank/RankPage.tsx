@@ -6,7 +6,7 @@ import { EmptyState, ErrorState, ListSkeleton } from '../../components/states';
 import { formatNumber, formatPercent } from '../../i18n/format';
 import './rank.css';
 
-/** The traders leaderboard (docs/api.md ranking); tapping a trader announces copy trading as coming soon. */
+/** The traders leaderboard (docs/api.md ranking); tapping a trader points to the Copy tab, where those one may copy are. */
 export default function RankPage() {
   const { t } = useTranslation();
   const board = useLeaderboardQuery();
@@ -25,7 +25,7 @@ export default function RankPage() {
               <button
                 type="button"
                 className="rank-row"
-                onClick={() => void Dialog.alert({ content: t('rank.coming_soon'), confirmText: t('common.ok') })}
+                onClick={() => void Dialog.alert({ content: t('rank.copy_hint'), confirmText: t('common.ok') })}
               >
                 <span className="rank-place num">{formatNumber(index + 1, 0)}</span>
                 {/* A person's name or address: never translated, always left to right (an e-mail in Arabic). */}

@@ -6,7 +6,7 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { KlinePoint } from '../../api/types';
 import { numberFormatter } from '../../i18n/format';
 
@@ -16,8 +16,11 @@ function toBar(point: KlinePoint) {
   return { time: toSeconds(point.Time), open: point.Open, high: point.High, low: point.Low, close: point.Close };
 }
 
-/** The candlestick chart: its own chunk (≈ 60 KB of gzip JS), loaded only when the trade screen shows it. */
-export default function CandleChart({
+/**
+ * The candlestick chart: its own chunk (≈ 60 KB of gzip JS), loaded only when the trade screen shows it.
+ * Memoised: the trade screen renders on every pair's tick; the chart takes its own bars from its props.
+ */
+export default memo(function CandleChart({
   points,
   precision,
   label,
@@ -95,4 +98,4 @@ export default function CandleChart({
   }, [points]);
 
   return <div className="candle-chart" ref={container} role="img" aria-label={label} data-candles="0" />;
-}
+});

@@ -1,7 +1,7 @@
 import { freeMargin, OrderSide, OrderStatus, type OrderSideValue } from '@pipwise/domain';
 import { Button, Popup, Selector, Switch, Toast } from 'antd-mobile';
 import { AddOutline, MinusOutline } from 'antd-mobile-icons';
-import { lazy, Suspense, useReducer, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -28,7 +28,7 @@ import {
   type TicketKind,
   type TicketState,
 } from './ticket';
-import { formatOpening, nextOpening } from './opening';
+import { formatOpening, nextOpening } from '../../components/opening';
 
 /** The receipt comes with its popup, after an order is placed: the first screen does not carry it. */
 const OrderReceipt = lazy(() => import('./OrderReceipt'));
@@ -61,8 +61,9 @@ function accountRoom(
 /**
  * The order ticket (docs/api.md: trade, order rules): the view of `ticket.ts`, whose state, actions and
  * figures it renders; what only a screen does stays here (the session, the live feed, sending, the popup).
+ * Memoised: the trade screen renders on every pair's tick, the ticket only on its own pair's.
  */
-export function OrderForm({ pair }: { pair: TradePair }) {
+export const OrderForm = memo(function OrderForm({ pair }: { pair: TradePair }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -317,7 +318,7 @@ export function OrderForm({ pair }: { pair: TradePair }) {
       </Popup>
     </section>
   );
-}
+});
 
 /** Why orders are off while the market is closed, and when it opens again. */
 function ClosedNotice({ pair }: { pair: TradePair }) {

@@ -16,11 +16,14 @@ import { useSession } from '../../stores/session';
 import { isOpen } from '../../components/PairRow';
 import { OrderForm } from './OrderForm';
 import { useLiveKlines } from './useLiveKlines';
+import { useWideScreen } from './wide';
 import './trade.css';
 
 const CandleChart = lazy(() => import('./CandleChart'));
 /** Not on the first screen's path: it comes with the figures it shows, after them. */
 const RiskPanel = lazy(() => import('../../components/RiskPanel'));
+/** The terminal layout of a wide screen: a phone never downloads it. */
+const DesktopTrade = lazy(() => import('./DesktopTrade'));
 
 export default function TradePage() {
   const { t } = useTranslation();
@@ -29,6 +32,7 @@ export default function TradePage() {
   const [period, setPeriod] = useState<Period>('1min');
   const [drawerOpen, setDrawerOpen] = useState(false);
   const signedIn = useSession((state) => Boolean(state.token));
+  const wide = useWideScreen();
   useTopic(SocketTopic.dayMarket);
 
   const list = pairs.data ?? [];
@@ -49,22 +53,23 @@ export default function TradePage() {
 
   const quote = pair.ForexQuotations;
   const periodLabel = t(`trade.period_${(PERIODS.find((candidate) => candidate.value === period)?.label ?? '1M').toLowerCase()}`);
-  return (
-    <Screen withTabBar>
-      <header className="trade-header">
-        <button type="button" className="pair-switch" onClick={() => setDrawerOpen(true)} aria-label={t('trade.choose_pair')}>
-          <PairLogo src={pair.Logo} code={pair.ShowCode} size={28} />
-          <h1 className="trade-code">{pair.ShowCode}</h1>
-          <DownOutline />
-        </button>
-        <LazyAccountMode />
-        <LazyNoticeBell />
-        <div className="trade-quote">
-          <Price value={quote?.Close} precision={pair.PricePrecision} className="trade-price" />
-          {isOpen(pair) ? <Change value={quote?.Change} /> : <span className="closed-label">{t('home.closed')}</span>}
-        </div>
-      </header>
-
+  const header = (
+    <header className="trade-header">
+      <button type="button" className="pair-switch" onClick={() => setDrawerOpen(true)} aria-label={t('trade.choose_pair')}>
+        <PairLogo src={pair.Logo} code={pair.ShowCode} size={28} />
+        <h1 className="trade-code">{pair.ShowCode}</h1>
+        <DownOutline />
+      </button>
+      <LazyAccountMode />
+      <LazyNoticeBell />
+      <div className="trade-quote">
+        <Price value={quote?.Close} precision={pair.PricePrecision} className="trade-price" />
+        {isOpen(pair) ? <Change value={quote?.Change} /> : <span className="closed-label">{t('home.closed')}</span>}
+      </div>
+    </header>
+  );
+  const chart = (
+    <>
       <div className="period-bar" role="group" aria-label={t('trade.period')}>
         {PERIODS.map((candidate) => (
           <button
@@ -97,35 +102,55 @@ export default function TradePage() {
           </Suspense>
         )}
       </section>
+    </>
+  );
+  const ticket = <OrderForm key={pair.Id} pair={pair} />;
+  const risk = signedIn && (
+    <Suspense fallback={<div className="risk-panel" aria-busy="true" />}>
+      <RiskPanel />
+    </Suspense>
+  );
 
-      <OrderForm key={pair.Id} pair={pair} />
+  const drawer = (
+    <Popup visible={drawerOpen} onMaskClick={() => setDrawerOpen(false)} position="left" bodyClassName="side-popup">
+      <h2 className="side-popup-title">{t('trade.choose_pair')}</h2>
+      <ul className="drawer-list">
+        {list.map((candidate) => (
+          <li key={candidate.Id}>
+            <button
+              type="button"
+              className={`drawer-item${candidate.Id === pair.Id ? ' drawer-item-active' : ''}`}
+              onClick={() => {
+                setPairId(candidate.Id);
+                setDrawerOpen(false);
+              }}
+            >
+              <span className="pair-code">{candidate.ShowCode}</span>
+              <Price value={candidate.ForexQuotations?.Close} precision={candidate.PricePrecision} />
+            </button>
+          </li>
+        ))}
+      </ul>
+    </Popup>
+  );
 
-      {signedIn && (
-        <Suspense fallback={<div className="risk-panel" aria-busy="true" />}>
-          <RiskPanel />
-        </Suspense>
-      )}
+  if (wide) {
+    // The same parts, side by side with the pairs and the orders (docs/architecture.md, "Desktop").
+    return (
+      <Suspense fallback={<ListSkeleton />}>
+        <DesktopTrade pairs={list} pair={pair} onPick={setPairId} header={header} chart={chart} ticket={ticket} risk={risk} />
+        {drawer}
+      </Suspense>
+    );
+  }
+  return (
+    <Screen withTabBar>
+      {header}
+      {chart}
+      {ticket}
+      {risk}
 
-      <Popup visible={drawerOpen} onMaskClick={() => setDrawerOpen(false)} position="left" bodyClassName="side-popup">
-        <h2 className="side-popup-title">{t('trade.choose_pair')}</h2>
-        <ul className="drawer-list">
-          {list.map((candidate) => (
-            <li key={candidate.Id}>
-              <button
-                type="button"
-                className={`drawer-item${candidate.Id === pair.Id ? ' drawer-item-active' : ''}`}
-                onClick={() => {
-                  setPairId(candidate.Id);
-                  setDrawerOpen(false);
-                }}
-              >
-                <span className="pair-code">{candidate.ShowCode}</span>
-                <Price value={candidate.ForexQuotations?.Close} precision={candidate.PricePrecision} />
-              </button>
-            </li>
-          ))}
-        </ul>
-      </Popup>
+      {drawer}
     </Screen>
   );
 }

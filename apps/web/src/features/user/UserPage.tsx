@@ -235,7 +235,8 @@ export default function UserPage() {
         <List.Item prefix={<LockOutline />} onClick={() => open(Paths.password)}>
           {t('user.change_password')}
         </List.Item>
-        <List.Item prefix={<MessageOutline />} onClick={openService}>
+        {/* Until the link's kind is known, a tap would open the in-app chat whatever it is. */}
+        <List.Item prefix={<MessageOutline />} onClick={openService} disabled={basicInfo.isPending}>
           {t('user.customer_service')}
         </List.Item>
         <List.Item prefix={<MailOutline />} onClick={() => void navigate(Paths.email)}>

@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { OrderStatus, type OrderStatusValue } from '../../api/queries/orderKeys';
-import { neverFilled, useOrdersQuery } from '../../api/queries/orders';
-import type { Order } from '../../api/types';
-import { profitTone } from '../../components/market';
-import { PagedList } from '../../components/PagedList';
-import { formatLots, formatNumber, formatProfit } from '../../i18n/format';
+import { OrderStatus, type OrderStatusValue } from '../api/queries/orderKeys';
+import { neverFilled, useOrdersQuery } from '../api/queries/orders';
+import type { Order } from '../api/types';
+import { profitTone } from './market';
+import { PagedList } from './PagedList';
+import { formatLots, formatNumber, formatProfit } from '../i18n/format';
+import './OrderList.css';
 
 export function OrderList({ status, onOpen }: { status: OrderStatusValue; onOpen: (id: number) => void }) {
   const { t } = useTranslation();

@@ -2,22 +2,24 @@ import { WebSocketServer } from 'ws';
 
 /**
  * The baseline: a bare `ws` server doing the same broadcast as Pipwise's DAY_MARKET — `SYMBOLS`
- * quote frames every `EVERY_MS`, each serialised once and sent to every subscribed client.
+ * quote frames every `EVERY_MS`, each serialised once and sent to every subscribed client. Plain
+ * JavaScript on Node alone, as the Pipwise server it is compared with runs its build.
  */
 const port = Number(process.env.PORT);
 const symbols = Number(process.env.SYMBOLS ?? 7);
 const everyMs = Number(process.env.EVERY_MS ?? 1200);
-const subscribed = new Set<import('ws').WebSocket>();
+/** @type {Set<import('ws').WebSocket>} */
+const subscribed = new Set();
 // Silent until the coordinator has connected every client: a bare server broadcasting to thousands of
 // sockets starves its own accept loop, which would measure the connect storm rather than the fan-out.
 let broadcasting = false;
-process.on('message', (message: { cmd?: string }) => {
+process.on('message', (message) => {
   if (message.cmd === 'broadcast') broadcasting = true;
 });
 
 const wss = new WebSocketServer({ port, host: '127.0.0.1', perMessageDeflate: false, maxPayload: 4096 });
 wss.on('connection', (ws) => {
-  ws.on('message', (raw: Buffer) => {
+  ws.on('message', (raw) => {
     if (raw.toString().includes('"topic":"DAY_MARKET"')) subscribed.add(ws);
   });
   ws.on('close', () => subscribed.delete(ws));

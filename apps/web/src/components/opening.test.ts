@@ -1,10 +1,10 @@
 import type { Language } from '@pipwise/domain';
 import { describe, expect, it, vi } from 'vitest';
-import type { TradePair } from '../../api/types';
+import type { TradePair } from '../api/types';
 import { formatOpening, nextOpening } from './opening';
 
 let language: Language = 'en';
-vi.mock('../../i18n', () => ({ currentLanguage: () => language }));
+vi.mock('../i18n', () => ({ currentLanguage: () => language }));
 
 const pair = (session: TradePair['Session'], open: boolean) => ({ Session: session, MarketStatus: open ? 1 : 0 }) as TradePair;
 /** Saturday 2026-11-28 12:00 UTC: forex and the index CFDs are shut, crypto trades. */

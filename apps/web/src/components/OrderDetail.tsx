@@ -1,18 +1,19 @@
 import { Button, Dialog, Popup } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFeedState } from '../../api/feed';
-import { OrderStatus, type OrderStatusValue } from '../../api/queries/orderKeys';
+import { useFeedState } from '../api/feed';
+import { OrderStatus, type OrderStatusValue } from '../api/queries/orderKeys';
 import {
   neverFilled,
   useCancelOrderMutation,
   useCloseOrderMutation,
   useOrdersQuery,
   useSetStopPriceMutation,
-} from '../../api/queries/orders';
-import type { Order } from '../../api/types';
-import { PriceInput } from '../../components/PriceInput';
-import { formatDateTime, formatLots, formatMoney, formatNumber, formatProfit } from '../../i18n/format';
+} from '../api/queries/orders';
+import type { Order } from '../api/types';
+import { PriceInput } from './PriceInput';
+import { formatDateTime, formatLots, formatMoney, formatNumber, formatProfit } from '../i18n/format';
+import './OrderList.css';
 
 interface Selection {
   id: number;

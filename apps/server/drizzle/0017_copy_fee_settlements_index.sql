@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_copy_fee_idx" ON "ledger_entries" USING btree ("id") WHERE "ledger_entries"."type" = 'copy_fee';

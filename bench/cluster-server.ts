@@ -1,9 +1,0 @@
-/**
- * `npm start` (apps/server/src/main.ts, unchanged) with the simulated feed but without the first
- * start's chart back-fill, which is minutes long on an empty database and irrelevant to what the
- * cluster benches measure. Started by bench/cluster.ts with ROLE and the shared settings.
- */
-import { entryOptions } from '../apps/server/src/entry-options.js';
-
-entryOptions.marketFeed = { source: 'simulated', backfill: false };
-await import('../apps/server/src/main.js');
