@@ -111,13 +111,12 @@ describe('sign-up as brokers must, and one tap between demo and real', () => {
 
       // The header says which account is in use, as the API does.
       await open(page, header.route);
-      expect(await shownMode(page, header.scope)).toEqual({ mode: 'real', label: 'Real' });
+      await expect.poll(() => shownMode(page, header.scope)).toEqual({ mode: 'real', label: 'Real' });
 
       // One tap: the person's demo account, the real session kept beside it.
       await page.locator(`${header.scope} .account-mode`).click();
       await page.getByText('You are trading on the demo account').waitFor();
-      await expect.poll(async () => (await shownMode(page, header.scope)).mode).toBe('demo');
-      expect((await shownMode(page, header.scope)).label).toBe('Demo');
+      await expect.poll(() => shownMode(page, header.scope)).toEqual({ mode: 'demo', label: 'Demo' });
       const onDemo = await held(page);
       expect(onDemo.kept).toBe(realToken);
       expect(onDemo.token).not.toBe(realToken);
@@ -129,7 +128,7 @@ describe('sign-up as brokers must, and one tap between demo and real', () => {
 
       // And back from the user center: the very same real session, no login; the demo one stays live.
       await open(page, '/user');
-      expect(await shownMode(page, '.user-card')).toEqual({ mode: 'demo', label: 'Demo' });
+      await expect.poll(() => shownMode(page, '.user-card')).toEqual({ mode: 'demo', label: 'Demo' });
       await page.locator('.user-card .account-mode').click();
       await page.getByText('You are trading on the real account').waitFor();
       await expect.poll(async () => (await shownMode(page, '.user-card')).mode).toBe('real');
@@ -147,11 +146,11 @@ describe('sign-up as brokers must, and one tap between demo and real', () => {
 
       // The mode in use is in the header, on the orders tab and beside a back arrow too.
       await open(page, header.route);
-      expect(await shownMode(page, header.scope)).toEqual({ mode: 'demo', label: 'Demo' });
+      await expect.poll(() => shownMode(page, header.scope)).toEqual({ mode: 'demo', label: 'Demo' });
       await open(page, '/order');
-      expect(await shownMode(page, '.account-strip')).toEqual({ mode: 'demo', label: 'Demo' });
+      await expect.poll(() => shownMode(page, '.account-strip')).toEqual({ mode: 'demo', label: 'Demo' });
       await open(page, '/mine/notices');
-      expect(await shownMode(page, '.screen-nav')).toEqual({ mode: 'demo', label: 'Demo' });
+      await expect.poll(() => shownMode(page, '.screen-nav')).toEqual({ mode: 'demo', label: 'Demo' });
       await open(page, '/user');
 
       // Logging out, the person leaves: the session in use and the kept one both end.

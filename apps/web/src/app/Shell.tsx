@@ -5,6 +5,7 @@ import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { liveSocket, useOrderEvents } from '../api/live';
 import { useUserInfoQuery } from '../api/queries/account';
 import { marketKeys } from '../api/queries/market';
+import { BusyOverlay } from '../components/BusyOverlay';
 import { ConnectionBanner } from '../components/ConnectionBanner';
 import { ScreenBoundary } from '../components/ScreenBoundary';
 import { PageSkeleton } from '../components/states';
@@ -67,6 +68,7 @@ export function Shell() {
   return (
     <div className="app">
       <ConnectionBanner />
+      <BusyOverlay />
       {token && toasts && (
         <Suspense fallback={null}>
           <NoticeToasts />

@@ -3,6 +3,7 @@ import { connectFeed, feedState } from '../api/feed';
 import { ApiError, configureApi } from '../api/http';
 import { connectLiveData, liveSocket } from '../api/live';
 import { currentLanguage, i18n } from '../i18n';
+import { useBusy } from '../stores/busy';
 import { useSession } from '../stores/session';
 import { loadAntdRender } from './antdRender';
 
@@ -28,8 +29,6 @@ i18n.on('languageChanged', () => {
   void queryClient.invalidateQueries();
 });
 
-let loadingCount = 0;
-
 /** Toast (and the animation library under it) loads on first use, keeping it out of the first paint's JS. */
 const toast = () => Promise.all([import('antd-mobile/es/components/toast'), loadAntdRender()]).then(([module]) => module.default);
 
@@ -52,21 +51,7 @@ export function setupApp(navigate: (path: string) => void) {
     networkErrorMessage: (code) => i18n.t('common.network_error', { code }),
     offlineMessage: () => i18n.t('common.offline_not_sent'),
     pricesNotLive: () => (feedState() === 'live' ? null : i18n.t('common.prices_not_live')),
-    showLoading: () => {
-      loadingCount += 1;
-      if (loadingCount === 1) {
-        void toast().then((Toast) => {
-          if (loadingCount > 0) Toast.show({ icon: 'loading', duration: 0, maskClickable: false });
-        });
-      }
-      let closed = false;
-      return () => {
-        if (closed) return;
-        closed = true;
-        loadingCount -= 1;
-        if (loadingCount === 0) void toast().then((Toast) => Toast.clear());
-      };
-    },
+    showLoading: () => useBusy.getState().begin(),
     fetch: (input, init) => fetch(input, init),
   });
   connectLiveData(queryClient, liveSocket);
