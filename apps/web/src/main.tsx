@@ -1,5 +1,5 @@
 import 'antd-mobile/es/global';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { markDesktop } from './app/desktop';
@@ -7,20 +7,27 @@ import { startFirstScreen } from './app/firstScreen';
 import { appHistory } from './app/router';
 import { setupApp } from './app/setup';
 import { initI18n } from './i18n';
+import { prepareFormats } from './i18n/format';
 import './base.css';
 import './app/desktop.css';
 
 markDesktop();
 setupApp((path) => appHistory.push(path));
 startFirstScreen();
+// A task of its own, run while the first screen's data and messages download.
+setTimeout(prepareFormats);
 
 const root = document.getElementById('root');
 if (root) {
+  // A transition: React renders the first screen in slices of a few milliseconds, yielding between them,
+  // instead of one task that held a slow phone's main thread for a third of a second.
   void initI18n().then(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
+    startTransition(() =>
+      createRoot(root).render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      ),
     ),
   );
 }

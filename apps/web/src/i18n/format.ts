@@ -33,11 +33,18 @@ export function numberFormatter(decimals: number) {
 export const formatPercent = (value: number | null | undefined) =>
   value === null || value === undefined || Number.isNaN(value) ? '--' : numberFormat(2, 'percent', true).format(value / 100);
 
+const lotFormats = new Map<string, Intl.NumberFormat>();
+
 /** Lots show 2 to 4 decimals (0.01, 0.0005). */
 export function formatLots(value: number | null | undefined) {
   if (value === null || value === undefined || Number.isNaN(value)) return '--';
   const locale = LANGUAGE_LOCALES[currentLanguage()];
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(value);
+  let format = lotFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+    lotFormats.set(locale, format);
+  }
+  return format.format(value);
 }
 
 export const formatMoney = (value: number | null | undefined) => formatNumber(value, 2);
@@ -47,17 +54,31 @@ export const formatProfit = (value: number | null | undefined) => formatNumber(v
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-export function formatDateTime(value: string | number | Date | null | undefined) {
-  if (value === null || value === undefined || value === '') return '--';
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return String(value);
+function dateTimeFormat() {
   const locale = LANGUAGE_LOCALES[currentLanguage()];
   let format = dateFormats.get(locale);
   if (!format) {
     format = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
     dateFormats.set(locale, format);
   }
-  return format.format(date);
+  return format;
+}
+
+export function formatDateTime(value: string | number | Date | null | undefined) {
+  if (value === null || value === undefined || value === '') return '--';
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return dateTimeFormat().format(date);
+}
+
+/**
+ * Builds the first number and date formats while the first screen's data is on its way. The first of
+ * each kind loads the engine's locale data, about 100 ms and 20 ms on a slow phone, which otherwise fell
+ * inside the first render of the quotes (docs/benchmarks.md).
+ */
+export function prepareFormats() {
+  numberFormat(2);
+  dateTimeFormat();
 }
 
 interface NumberSymbols {
