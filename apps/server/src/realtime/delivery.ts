@@ -11,6 +11,22 @@ const ACCUMULATING_TOPICS = new Set<string>([SocketTopic.forexClosed, SocketTopi
 const MAX_ACCUMULATED_ITEMS = 1000;
 /** Held frames per subscribed topic, on average, before the oldest goes (KLINE has six periods, DAY_MARKET an instrument each). */
 const MAX_HELD_PER_TOPIC = 8;
+/**
+ * Sockets written per turn of the event loop. One feed step's writes to 5,000 sockets took one pass of
+ * up to 200 ms, and every HTTP request that arrived meanwhile waited for it (docs/benchmarks.md).
+ */
+export const SOCKETS_PER_TURN = 500;
+/** Bursts waiting past this many are written without yielding: a loop that cannot keep up blocks, as before, rather than queueing without end. */
+const MAX_QUEUED_FLUSHES = 8;
+
+/** One topic's frames of one burst, written to a snapshot of its subscribers a slice at a time. */
+interface Flush {
+  topic: string;
+  batch: { key: string; frame: Buffer; data: unknown }[];
+  joined: Buffer;
+  subscribers: Connection[];
+  next: number;
+}
 
 /**
  * What a held-back frame replaces: DAY_MARKET carries every instrument on one topic and KLINE every
@@ -53,6 +69,9 @@ export class Delivery {
   private readonly corked = new Set<Connection>();
   /** Frames broadcast in the current synchronous burst, per topic, in order. */
   private readonly batches = new Map<string, { key: string; frame: Buffer; data: unknown }[]>();
+  /** Bursts' flushes in the order they were broadcast: a socket gets a step's frames only after the step before. */
+  private readonly flushes: Flush[] = [];
+  private flushScheduled = false;
   private drainTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -87,19 +106,45 @@ export class Delivery {
       const subscribers = this.subscriptions.subscribersOf(topic);
       if (!subscribers) continue;
       const joined = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((item) => item.frame));
-      for (const conn of subscribers) {
-        const socket = socketOf(conn);
-        if (conn.ws.readyState !== WebSocket.OPEN || !socket) continue;
-        if (conn.pending === undefined && conn.ws.bufferedAmount + joined.length <= this.options.highWaterBytes) {
-          this.cork(conn, socket);
-          socket.write(joined);
-        } else {
-          // Frame by frame, so the high-water mark holds and the rest are held per instrument.
-          for (const item of batch) this.deliver(conn, item.key, topic, item.frame, item.data);
-        }
-      }
+      this.flushes.push({ topic, batch, joined, subscribers: [...subscribers], next: 0 });
     }
     this.batches.clear();
+    if (!this.flushScheduled) this.writeFlushes();
+  }
+
+  /**
+   * Writes the queued flushes in order, SOCKETS_PER_TURN sockets at a time, yielding to the event loop
+   * between slices so that requests and new sockets are served while a step reaches thousands of clients.
+   */
+  private writeFlushes() {
+    this.flushScheduled = false;
+    let written = 0;
+    while (this.flushes.length > 0) {
+      const flush = this.flushes[0]!;
+      while (flush.next < flush.subscribers.length) {
+        if (written >= SOCKETS_PER_TURN && this.flushes.length <= MAX_QUEUED_FLUSHES) {
+          this.flushScheduled = true;
+          setImmediate(() => this.writeFlushes());
+          return;
+        }
+        this.writeFlush(flush, flush.subscribers[flush.next++]!);
+        written += 1;
+      }
+      this.flushes.shift();
+    }
+  }
+
+  private writeFlush({ topic, batch, joined }: Flush, conn: Connection) {
+    const socket = socketOf(conn);
+    // Unsubscribed or closed while the flush waited for its turn.
+    if (conn.ws.readyState !== WebSocket.OPEN || !socket || !conn.subscriptions.has(topic)) return;
+    if (conn.pending === undefined && conn.ws.bufferedAmount + joined.length <= this.options.highWaterBytes) {
+      this.cork(conn, socket);
+      socket.write(joined);
+    } else {
+      // Frame by frame, so the high-water mark holds and the rest are held per instrument.
+      for (const item of batch) this.deliver(conn, item.key, topic, item.frame, item.data);
+    }
   }
 
   /** To `userId`'s logged-in connections that subscribed to `topic`. */
