@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { InMemoryEventBus } from './bus.js';
 import { Connection } from './connection.js';
-import { Delivery, SOCKETS_PER_TURN } from './delivery.js';
+import { Delivery, MAX_QUEUED_WRITES, SOCKETS_PER_TURN } from './delivery.js';
 import { Subscriptions } from './subscriptions.js';
 
 /** A connection whose socket records what is written to it: the fan-out's part, without the network. */
@@ -69,5 +69,12 @@ describe('fan-out to thousands of sockets', () => {
     await turn();
     expect(last.written).toEqual([]);
     expect(sockets[0]!.written).toHaveLength(1);
+  });
+
+  it('writes without yielding while more is queued than the loop can work off, rather than queueing without end', async () => {
+    const { delivery, sockets } = setUp(MAX_QUEUED_WRITES + SOCKETS_PER_TURN * 3);
+    delivery.broadcast('DAY_MARKET', { seq: 1 });
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(sockets.filter(({ written }) => written.length > 0)).toHaveLength(SOCKETS_PER_TURN * 3);
   });
 });

@@ -12,12 +12,16 @@ const MAX_ACCUMULATED_ITEMS = 1000;
 /** Held frames per subscribed topic, on average, before the oldest goes (KLINE has six periods, DAY_MARKET an instrument each). */
 const MAX_HELD_PER_TOPIC = 8;
 /**
- * Sockets written per turn of the event loop. One feed step's writes to 5,000 sockets took one pass of
- * up to 200 ms, and every HTTP request that arrived meanwhile waited for it (docs/benchmarks.md).
+ * Sockets written per turn of the event loop. One feed step's writes to 5,000 sockets were one pass, and
+ * every HTTP request that arrived meanwhile waited for it: the API's p99 was 162 ms with 5,000 sockets per
+ * gateway, 67–77 ms in slices of 500 and 35–40 ms in slices of 200 (docs/benchmarks.md).
  */
-export const SOCKETS_PER_TURN = 500;
-/** Bursts waiting past this many are written without yielding: a loop that cannot keep up blocks, as before, rather than queueing without end. */
-const MAX_QUEUED_FLUSHES = 8;
+export const SOCKETS_PER_TURN = 200;
+/**
+ * Writes waiting past this many are made without yielding: a loop that cannot keep up with the feed
+ * blocks, as it did before the writes were sliced, rather than queueing steps without end.
+ */
+export const MAX_QUEUED_WRITES = 50_000;
 
 /** One topic's frames of one burst, written to a snapshot of its subscribers a slice at a time. */
 interface Flush {
@@ -71,6 +75,7 @@ export class Delivery {
   private readonly batches = new Map<string, { key: string; frame: Buffer; data: unknown }[]>();
   /** Bursts' flushes in the order they were broadcast: a socket gets a step's frames only after the step before. */
   private readonly flushes: Flush[] = [];
+  private queuedWrites = 0;
   private flushScheduled = false;
   private drainTimer: NodeJS.Timeout | undefined;
 
@@ -107,6 +112,7 @@ export class Delivery {
       if (!subscribers) continue;
       const joined = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((item) => item.frame));
       this.flushes.push({ topic, batch, joined, subscribers: [...subscribers], next: 0 });
+      this.queuedWrites += subscribers.size;
     }
     this.batches.clear();
     if (!this.flushScheduled) this.writeFlushes();
@@ -122,12 +128,13 @@ export class Delivery {
     while (this.flushes.length > 0) {
       const flush = this.flushes[0]!;
       while (flush.next < flush.subscribers.length) {
-        if (written >= SOCKETS_PER_TURN && this.flushes.length <= MAX_QUEUED_FLUSHES) {
+        if (written >= SOCKETS_PER_TURN && this.queuedWrites <= MAX_QUEUED_WRITES) {
           this.flushScheduled = true;
           setImmediate(() => this.writeFlushes());
           return;
         }
         this.writeFlush(flush, flush.subscribers[flush.next++]!);
+        this.queuedWrites -= 1;
         written += 1;
       }
       this.flushes.shift();
