@@ -6,7 +6,7 @@ import {
   api,
   balanceOf,
   cents,
-  emailedCode,
+  fillSignUpAccount,
   launchBrowser,
   myOrders,
   open,
@@ -46,12 +46,7 @@ describe('a visitor registers and trades', () => {
 
     // Register with the code the outbox received, and land back on the trade screen.
     await page.getByRole('link', { name: 'Create an account' }).click();
-    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-    await page.getByRole('button', { name: 'Send code' }).click();
-    await expect.poll(() => page.getByRole('button', { name: /Resend in/ }).count()).toBe(1);
-    await page.getByRole('textbox', { name: 'Verification code' }).fill(await emailedCode(email));
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Winning2026');
-    await page.getByRole('textbox', { name: 'Confirm password' }).fill('Winning2026');
+    await fillSignUpAccount(page, email);
     await answerSignUpQuestions(page);
     await screenshot(page, 'journey2-register');
     await page.getByRole('button', { name: 'Register' }).click();

@@ -5,7 +5,7 @@ import {
   answerSignUpQuestions,
   api,
   desktop,
-  emailedCode,
+  fillSignUpAccount,
   inSight,
   launchBrowser,
   open,
@@ -73,12 +73,7 @@ describe('sign-up as brokers must, and one tap between demo and real', () => {
       const { header, size } = viewport;
 
       await open(page, '/register');
-      await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-      await page.getByRole('button', { name: 'Send code' }).click();
-      await expect.poll(() => page.getByRole('button', { name: /Resend in/ }).count()).toBe(1);
-      await page.getByRole('textbox', { name: 'Verification code' }).fill(await emailedCode(email));
-      await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Winning2026');
-      await page.getByRole('textbox', { name: 'Confirm password' }).fill('Winning2026');
+      await fillSignUpAccount(page, email);
 
       // A country the service is not provided to is refused with the policy notice, before anything is sent.
       const country = page.getByRole('combobox', { name: 'Country of residence' });
@@ -166,12 +161,7 @@ describe('sign-up as brokers must, and one tap between demo and real', () => {
     const email = `disclosure-${process.pid}-${Date.now()}@example.com`;
     const { context, page } = await phone(browser, 'en');
     await open(page, '/register');
-    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-    await page.getByRole('button', { name: 'Send code' }).click();
-    await expect.poll(() => page.getByRole('button', { name: /Resend in/ }).count()).toBe(1);
-    await page.getByRole('textbox', { name: 'Verification code' }).fill(await emailedCode(email));
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Winning2026');
-    await page.getByRole('textbox', { name: 'Confirm password' }).fill('Winning2026');
+    await fillSignUpAccount(page, email);
     await answerSignUpQuestions(page);
     await page.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL((url) => !url.hash.startsWith('#/register'));

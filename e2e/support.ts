@@ -248,6 +248,19 @@ export async function registerRealUser(prefix: string): Promise<RealAccount> {
   });
 }
 
+/**
+ * Fills the sign-up form's account part on the screen: the e-mail, the code it was sent (once the resend
+ * countdown shows it went out), and the password twice.
+ */
+export async function fillSignUpAccount(page: Page, email: string, password = 'Winning2026') {
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByRole('button', { name: /Resend in/ }).waitFor();
+  await page.getByRole('textbox', { name: 'Verification code' }).fill(await emailedCode(email));
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('textbox', { name: 'Confirm password' }).fill(password);
+}
+
 /** Answers what sign-up asks besides the account, on the screen: the country of residence, the risk disclosure accepted. */
 export async function answerSignUpQuestions(page: Page, country = 'Germany') {
   await page.getByRole('combobox', { name: 'Country of residence' }).selectOption({ label: country });
