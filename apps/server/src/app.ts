@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -67,6 +68,11 @@ export async function buildApp(ctx: AppContext, options: { started?: () => boole
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
   });
   await app.register(formbody);
+  // Off unless a route asks for it (`compress` in its options): only the public market data, the largest
+  // answers a phone waits for (a list's sparklines are 64 KB of JSON, 20 KB gzipped), and none of which
+  // carries a secret beside text a client chose, which is what BREACH needs. Bodies sent compressed are
+  // never inflated: no route accepts them.
+  await app.register(compress, { global: false, globalDecompression: false });
   // No multipart here: only upload routes read it, in their own scope (http/uploads.ts), so no other
   // route (login included) can be sent a body past the 1 MB limit.
   await app.register(rateLimit, {

@@ -13,7 +13,9 @@ import './app/desktop.css';
 
 markDesktop();
 setupApp((path) => appHistory.push(path));
-startFirstScreen();
+const messages = initI18n();
+// A task later: the messages' import goes out first (a microtask), the first screen's chunks and calls after.
+setTimeout(startFirstScreen);
 // A task of its own, run while the first screen's data and messages download.
 setTimeout(prepareFormats);
 
@@ -21,7 +23,7 @@ const root = document.getElementById('root');
 if (root) {
   // A transition: React renders the first screen in slices of a few milliseconds, yielding between them,
   // instead of one task that held a slow phone's main thread for a third of a second.
-  void initI18n().then(() =>
+  void messages.then(() =>
     startTransition(() =>
       createRoot(root).render(
         <StrictMode>

@@ -22,11 +22,15 @@ export function initialLanguage(): Language {
   return 'hk';
 }
 
+function download(language: Language): Promise<Messages> {
+  const loader = loaders[`./locales/${language}.json`];
+  if (!loader) return Promise.reject(new Error(`no messages for ${language}`));
+  return loader();
+}
+
 async function load(language: Language) {
   if (i18n.hasResourceBundle(language, 'translation')) return;
-  const loader = loaders[`./locales/${language}.json`];
-  if (!loader) throw new Error(`no messages for ${language}`);
-  i18n.addResourceBundle(language, 'translation', await loader(), true, true);
+  i18n.addResourceBundle(language, 'translation', await download(language), true, true);
 }
 
 function applyToDocument(language: Language) {
@@ -36,6 +40,9 @@ function applyToDocument(language: Language) {
 }
 
 export async function initI18n(language = initialLanguage()) {
+  // Asked for before i18next starts, which waits a task: by then the first screen's chunks and calls had
+  // taken the browser's six connections, and the messages every screen's first paint needs came last.
+  const messages = download(language);
   await i18n.use(initReactI18next).init({
     lng: language,
     resources: {},
@@ -44,7 +51,7 @@ export async function initI18n(language = initialLanguage()) {
     interpolation: { escapeValue: false },
     returnEmptyString: false,
   });
-  await load(language);
+  i18n.addResourceBundle(language, 'translation', await messages, true, true);
   await i18n.changeLanguage(language);
   applyToDocument(language);
   return i18n;
