@@ -37,9 +37,10 @@ async function doubleTap(page: Page, locator: Locator) {
   await page.touchscreen.tap(x, y);
 }
 
-/** A demo trader on the trade screen of an open market. */
-async function traderOnTradeScreen(browser: Browser, pair: PairView) {
+/** A demo trader on the trade screen of an open market; `prepare` runs before the app is opened. */
+async function traderOnTradeScreen(browser: Browser, pair: PairView, prepare?: (page: Page) => Promise<unknown>) {
   const { context, page } = await phone(browser, 'en');
+  await prepare?.(page);
   await open(page, '/login');
   await page.getByRole('button', { name: 'Try a demo account' }).click();
   await page.waitForURL(/#\/$/);
@@ -116,6 +117,33 @@ describe('one intent, one order (issue 10 items 1 and 2)', () => {
     expect(new Set(closeKeys).size).toBe(1);
     expect(closeKeys[0]).toMatch(/^[\w.:-]{16,128}$/);
     expect(await page.getByText('This position is already closed').count()).toBe(0);
+    await context.close();
+  });
+
+  it("an order placed before the receipt's code has arrived holds the screen: the second tap places nothing", async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const { context, page, token } = await traderOnTradeScreen(browser, pair, (page) =>
+      page.route('**/assets/OrderReceipt-*.js', async (route) => {
+        await released;
+        await route.continue();
+      }),
+    );
+    const buy = page.getByRole('button', { name: 'Buy' });
+    await doubleTap(page, buy);
+    await expect.poll(async () => (await myOrders(token, HOLDING)).total).toBe(1);
+    await pause(SETTLE_MS);
+    expect((await myOrders(token, HOLDING)).total).toBe(1);
+    expect(await page.getByRole('dialog', { name: 'Order placed' }).count()).toBe(0);
+    const { x, y } = await centreOf(buy);
+    await page.touchscreen.tap(x, y);
+    await pause(SETTLE_MS);
+    expect((await myOrders(token, HOLDING)).total).toBe(1);
+
+    release();
+    await page.getByRole('dialog', { name: 'Order placed' }).waitFor();
+    await closeResultPopup(page);
+    expect((await myOrders(token, HOLDING)).total).toBe(1);
     await context.close();
   });
 

@@ -22,10 +22,10 @@ const SCREENS: Record<string, Screen> = {
   '/': { lazy: [], budget: 150 },
   // The trade tab and its candle chart, which it shows as soon as the bars arrive, with antd-mobile's render
   // that every screen but the first loads with it (app/antdRender.ts). The order ticket on it validates with
-  // zod and estimates with decimal.js.
+  // zod and estimates with decimal.js; its popups (the pair drawer, the receipt) come after the first paint.
   '/#/trade': {
     lazy: ['src/features/trade/TradePage.tsx', 'src/features/trade/CandleChart.tsx', 'src/app/setAntdRender.ts'],
-    budget: 295,
+    budget: 265,
   },
 };
 

@@ -3,7 +3,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { markDesktop } from './app/desktop';
-import { startFirstScreen } from './app/firstScreen';
+import { firstScreenInEntry, startFirstScreen } from './app/firstScreen';
 import { appHistory } from './app/router';
 import { setupApp } from './app/setup';
 import { initI18n } from './i18n';
@@ -21,15 +21,15 @@ setTimeout(prepareFormats);
 
 const root = document.getElementById('root');
 if (root) {
-  // A transition: React renders the first screen in slices of a few milliseconds, yielding between them,
-  // instead of one task that held a slow phone's main thread for a third of a second.
-  void messages.then(() =>
-    startTransition(() =>
-      createRoot(root).render(
-        <StrictMode>
-          <App />
-        </StrictMode>,
-      ),
-    ),
-  );
+  const render = () =>
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  // The quotes render in a transition: React renders them in slices of a few milliseconds, yielding between
+  // them, instead of one task that held a slow phone's main thread for a third of a second. A screen of its
+  // own chunk renders at once: its first render is the frame, the tab bar and the placeholder, which a
+  // transition would hold back until the chunk had arrived.
+  void messages.then(() => (firstScreenInEntry() ? startTransition(render) : render()));
 }

@@ -173,9 +173,14 @@ export function apiUrl(path: string) {
   return /^[a-z][a-z\d+.-]*:/i.test(path) ? path : `${environment().baseUrl()}${path}`;
 }
 
+/** A short message in the app's toast, whose code loads with the first one shown. */
+export function notify(message: string) {
+  environment().toast(message);
+}
+
 /** Tells the user why a call sent `silent` failed, once its caller knows it will not be sent again. */
 export function toastFailure(error: unknown) {
-  if (error instanceof ApiError) environment().toast(error.message);
+  if (error instanceof ApiError) notify(error.message);
 }
 
 /** A fresh Idempotency-Key; crypto.randomUUID needs a secure context, getRandomValues does not. */

@@ -1,5 +1,5 @@
 import { freeMargin, OrderSide, OrderStatus, type OrderSideValue } from '@pipwise/domain';
-import { Button, Popup, Selector, Switch, Toast } from 'antd-mobile';
+import { Button, Selector, Switch } from 'antd-mobile';
 import { AddOutline, MinusOutline } from 'antd-mobile-icons';
 import { lazy, memo, Suspense, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useFeedState } from '../../api/feed';
 import { useAccountFiguresQuery, useBalanceQuery, useLiveAccountQuery } from '../../api/queries/account';
 import { useBasicInfoQuery } from '../../api/queries/auth';
+import { notify } from '../../api/http';
 import { useSubmitOrderMutation } from '../../api/queries/orders';
 import type { AccountFigures, ForexTradePush, Order, TradePair } from '../../api/types';
 import { loginPath, Paths } from '../../routing/paths';
@@ -30,8 +31,11 @@ import {
 } from './ticket';
 import { formatOpening, nextOpening } from '../../components/opening';
 
-/** The receipt comes with its popup, after an order is placed: the first screen does not carry it. */
-const OrderReceipt = lazy(() => import('./OrderReceipt'));
+/**
+ * The receipt and its popup (with antd-mobile's animation library under it) are a chunk of their own,
+ * asked for by the ticket's first render and not waited for: the first paint carries neither.
+ */
+const OrderReceiptPopup = lazy(() => import('./OrderReceipt'));
 
 /** The ticket reads and writes numbers in the reader's language. */
 const numbers = { parse: parseNumber, format: (value: number, decimals: number) => formatNumber(value, decimals) };
@@ -111,16 +115,16 @@ export const OrderForm = memo(function OrderForm({ pair }: { pair: TradePair }) 
       return;
     }
     if (feed !== 'live') {
-      Toast.show({ content: t('common.prices_not_live') });
+      notify(t('common.prices_not_live'));
       return;
     }
     const decided = placement(ticket, side, context, room);
     switch (decided.outcome) {
       case 'missing':
-        Toast.show({ content: t(decided.key) });
+        notify(t(decided.key));
         return;
       case 'unaffordable':
-        Toast.show({ content: t(`trade.${decided.reason}`) });
+        notify(t(`trade.${decided.reason}`));
         return;
       case 'lots_refused':
         // Refused input is shown next to its field and nothing is sent.
@@ -291,31 +295,22 @@ export const OrderForm = memo(function OrderForm({ pair }: { pair: TradePair }) 
         </Button>
       </div>
 
-      <Popup
-        visible={placed !== null}
-        // On a slow phone the second tap of a double tap on Buy is handled after the answer opened this
-        // popup and lands on its mask: a tap that began before the popup existed does not close it.
-        onMaskClick={(event) => {
-          if (event.timeStamp > placedAt.current) setPlaced(null);
-        }}
-        bodyClassName="result-popup"
-      >
-        {placed && (
-          <Suspense fallback={<div className="receipt-loading" role="status" aria-label={t('common.loading')} />}>
-            <OrderReceipt
-              order={placed}
-              onView={() => {
-                setPlaced(null);
-                // The tab the order is in now, as the server answered: a pending order's is Pending.
-                void navigate(
-                  `${Paths.order}?type=${placed.Status === OrderStatus.pending ? OrderStatus.pending : OrderStatus.holding}`,
-                );
-              }}
-              onClose={() => setPlaced(null)}
-            />
-          </Suspense>
-        )}
-      </Popup>
+      {/* An order placed before the popup's code arrived holds the screen until it does, so the second tap of
+          a double tap cannot reach Buy again. */}
+      <Suspense fallback={placed && <div className="receipt-waiting" role="status" aria-label={t('common.loading')} />}>
+        <OrderReceiptPopup
+          placed={placed}
+          placedAt={placedAt.current}
+          onView={(order) => {
+            setPlaced(null);
+            // The tab the order is in now, as the server answered: a pending order's is Pending.
+            void navigate(
+              `${Paths.order}?type=${order.Status === OrderStatus.pending ? OrderStatus.pending : OrderStatus.holding}`,
+            );
+          }}
+          onClose={() => setPlaced(null)}
+        />
+      </Suspense>
     </section>
   );
 });

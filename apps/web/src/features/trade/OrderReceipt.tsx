@@ -1,15 +1,44 @@
 import { OrderStatus } from '@pipwise/domain';
-import { Button } from 'antd-mobile';
+import { Button, Popup } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '../../api/types';
 import { formatLots, formatMoney, formatNumber } from '../../i18n/format';
 import './receipt.css';
 
 /**
- * What the server placed, as it answered: the ticket number, the price it filled at (a pending order's
- * target), lots, leverage, margin and fee. Loaded with the popup that shows it, not with the ticket.
+ * The popup of the order just placed, open while `placed` is set. On a slow phone the second tap of a
+ * double tap on Buy is handled after the answer opened it and lands on its mask: a tap that began before
+ * the popup opened (`placedAt`, event-clock time) does not close it.
  */
-export default function OrderReceipt({ order, onView, onClose }: { order: Order; onView: () => void; onClose: () => void }) {
+export default function OrderReceiptPopup({
+  placed,
+  placedAt,
+  onView,
+  onClose,
+}: {
+  placed: Order | null;
+  placedAt: number;
+  onView: (order: Order) => void;
+  onClose: () => void;
+}) {
+  return (
+    <Popup
+      visible={placed !== null}
+      onMaskClick={(event) => {
+        if (event.timeStamp > placedAt) onClose();
+      }}
+      bodyClassName="result-popup"
+    >
+      {placed && <OrderReceipt order={placed} onView={() => onView(placed)} onClose={onClose} />}
+    </Popup>
+  );
+}
+
+/**
+ * What the server placed, as it answered: the ticket number, the price it filled at (a pending order's
+ * target), lots, leverage, margin and fee.
+ */
+function OrderReceipt({ order, onView, onClose }: { order: Order; onView: () => void; onClose: () => void }) {
   const { t } = useTranslation();
   const pending = order.Status === OrderStatus.pending;
   const precision = order.ForexTradeLists.PricePrecision;

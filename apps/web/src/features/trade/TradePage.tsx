@@ -1,5 +1,4 @@
 import { LANGUAGE_LOCALES, SocketTopic } from '@pipwise/domain';
-import { Popup } from 'antd-mobile';
 import { DownOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +23,8 @@ const CandleChart = lazy(() => import('./CandleChart'));
 const RiskPanel = lazy(() => import('../../components/RiskPanel'));
 /** The terminal layout of a wide screen: a phone never downloads it. */
 const DesktopTrade = lazy(() => import('./DesktopTrade'));
+/** Its popup brings antd-mobile's animation and gesture libraries: asked for by the first render, not waited for. */
+const PairDrawer = lazy(() => import('./PairDrawer'));
 
 export default function TradePage() {
   const { t } = useTranslation();
@@ -112,26 +113,9 @@ export default function TradePage() {
   );
 
   const drawer = (
-    <Popup visible={drawerOpen} onMaskClick={() => setDrawerOpen(false)} position="left" bodyClassName="side-popup">
-      <h2 className="side-popup-title">{t('trade.choose_pair')}</h2>
-      <ul className="drawer-list">
-        {list.map((candidate) => (
-          <li key={candidate.Id}>
-            <button
-              type="button"
-              className={`drawer-item${candidate.Id === pair.Id ? ' drawer-item-active' : ''}`}
-              onClick={() => {
-                setPairId(candidate.Id);
-                setDrawerOpen(false);
-              }}
-            >
-              <span className="pair-code">{candidate.ShowCode}</span>
-              <Price value={candidate.ForexQuotations?.Close} precision={candidate.PricePrecision} />
-            </button>
-          </li>
-        ))}
-      </ul>
-    </Popup>
+    <Suspense fallback={null}>
+      <PairDrawer open={drawerOpen} pairs={list} current={pair.Id} onPick={setPairId} onClose={() => setDrawerOpen(false)} />
+    </Suspense>
   );
 
   if (wide) {
