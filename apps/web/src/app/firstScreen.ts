@@ -3,14 +3,6 @@ import { appHistory } from './router';
 import { queryClient } from './setup';
 import { TABS } from './tabs';
 
-const openingTab = () => TABS.find((candidate) => candidate.path === appHistory.location.pathname);
-
-/** Whether the screen the app opens on is drawn by the entry's own code (the quotes), not a chunk of its own. */
-export const firstScreenInEntry = () => {
-  const tab = openingTab();
-  return tab !== undefined && !('preload' in tab.Screen);
-};
-
 /**
  * What the screen the app opens on waits for, asked for while the messages load instead of after the first
  * render: the company's name and status (the frame's brand, home's largest paint), the tab's own data, and a
@@ -19,7 +11,7 @@ export const firstScreenInEntry = () => {
 export function startFirstScreen() {
   void queryClient.prefetchQuery(companyStatusQuery);
   void queryClient.prefetchQuery(companyQuery);
-  const tab = openingTab();
+  const tab = TABS.find((candidate) => candidate.path === appHistory.location.pathname);
   tab?.prefetch?.(queryClient);
   // A failed download shows when the screen draws: its error boundary offers a retry.
   if (tab && 'preload' in tab.Screen) tab.Screen.preload().catch(() => undefined);
