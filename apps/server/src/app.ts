@@ -69,7 +69,7 @@ export async function buildApp(ctx: AppContext, options: { started?: () => boole
   });
   await app.register(formbody);
   // Off unless a route asks for it (`compress` in its options): only the public market data, the largest
-  // answers a phone waits for (a list's sparklines are 64 KB of JSON, 20 KB gzipped), and none of which
+  // answers a phone waits for (the quotes' sparklines are 64 KB of JSON, 17 KB compressed), and none of which
   // carries a secret beside text a client chose, which is what BREACH needs. Bodies sent compressed are
   // never inflated: no route accepts them.
   await app.register(compress, { global: false, globalDecompression: false });

@@ -43,6 +43,8 @@ export async function initI18n(language = initialLanguage()) {
   // Asked for before i18next starts, which waits a task: by then the first screen's chunks and calls had
   // taken the browser's six connections, and the messages every screen's first paint needs came last.
   const messages = download(language);
+  // A failed download is thrown by the await below; until then it is not an unhandled rejection.
+  messages.catch(() => undefined);
   await i18n.use(initReactI18next).init({
     lng: language,
     resources: {},
