@@ -46,22 +46,28 @@ describe('loading the page is never rate-limited, and a refusal is a page in the
     const { context, page } = await phone(browser, 'en');
     const sent: string[] = [];
     page.on('request', (request) => sent.push(new URL(request.url()).pathname));
-    await open(page, '/trade');
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    // The language file is asked for once i18next starts; the screen's calls and chunk go out before it
-    // (app/firstScreen.ts), not after the first render.
-    const messages = sent.findIndex((file) => /\/assets\/en-[\w-]+\.js$/.test(file));
-    expect(messages).toBeGreaterThan(-1);
-    for (const early of [
+    const early = [
       /\/api\/company\/getCompany$/,
       /\/api\/company\/getCompanyStatus$/,
       /\/trade_list$/,
       /\/assets\/TradePage-[\w-]+\.js$/,
-    ]) {
-      const index = sent.findIndex((file) => early.test(file));
-      expect(index, String(early)).toBeGreaterThan(-1);
-      expect(index, String(early)).toBeLessThan(messages);
-    }
+    ];
+    const unsent = () => early.filter((pattern) => !sent.some((file) => pattern.test(file))).map(String);
+    // The first render waits for the messages: held back until the screen's calls and chunk have gone out
+    // (or 10 s), they show that none of those waited for the first render (app/firstScreen.ts).
+    let unsentWhileHeld: string[] = [];
+    await page.route(/\/assets\/en-[\w-]+\.js$/, async (route) => {
+      await expect
+        .poll(() => unsent().length, { timeout: 10_000 })
+        .toBe(0)
+        .catch(() => undefined);
+      unsentWhileHeld = unsent();
+      await route.continue();
+    });
+    await open(page, '/trade');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(sent.some((file) => /\/assets\/en-[\w-]+\.js$/.test(file))).toBe(true);
+    expect(unsentWhileHeld).toEqual([]);
     expect(sent.filter((file) => file.endsWith('/trade_list'))).toHaveLength(1);
     await context.close();
   });
