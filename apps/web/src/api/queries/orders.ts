@@ -1,5 +1,6 @@
 import { ApiPath, ResponseCode } from '@pipwise/domain';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { ApiError, http, outcomeUnknown, toastFailure } from '../http';
 import { useDisclosurePrompt } from '../../stores/disclosurePrompt';
 import { IntentKeys } from '../intent';
@@ -91,9 +92,18 @@ export const submitOrderOptions = () => ({
 export function useSubmitOrderMutation() {
   const invalidate = useInvalidateTrading();
   const client = useQueryClient();
+  /**
+   * Told of the placed order in the mutation's own onSuccess, before the ticket's intent is settled: the
+   * callbacks of `mutate` run a timer task after it, and a tap handled in that gap (a phone's input comes
+   * before timers) was a second order.
+   */
+  const placedHandler = useRef<(placed: Order) => void>(() => undefined);
   const mutation = useMutation({
     ...submitOrderOptions(),
-    onSuccess: invalidate,
+    onSuccess: (placed) => {
+      placedHandler.current(placed);
+      return invalidate();
+    },
     onError: (error) => {
       toastFailure(error);
       // Refused until the updated risk disclosure is accepted: fetch the user (now due) and show it again.
@@ -107,7 +117,9 @@ export function useSubmitOrderMutation() {
     /** Sends the order, unless the ticket's previous one is still on its way (a double tap). */
     submit(order: SubmitOrder, onPlaced: (placed: Order) => void) {
       const key = intents.begin(TICKET, order);
-      if (key) mutation.mutate({ order, key }, { onSuccess: (placed) => onPlaced(placed) });
+      if (!key) return;
+      placedHandler.current = onPlaced;
+      mutation.mutate({ order, key });
     },
   };
 }

@@ -95,6 +95,15 @@ export const OrderForm = memo(function OrderForm({ pair }: { pair: TradePair }) 
   const [placed, setPlaced] = useState<Order | null>(null);
   /** When the result popup opened (event-clock time), so a tap made before it cannot dismiss it. */
   const placedAt = useRef(0);
+  /**
+   * Set the moment an order is placed, before React draws its receipt: a tap handled before the receipt
+   * covers the screen places nothing. Cleared when the receipt closes.
+   */
+  const receiptDue = useRef(false);
+  const closeReceipt = () => {
+    receiptDue.current = false;
+    setPlaced(null);
+  };
 
   const leverages = (pair.HasForexMultiple ?? []).map((option) => option.Value);
   const open = isOpen(pair);
@@ -110,6 +119,7 @@ export const OrderForm = memo(function OrderForm({ pair }: { pair: TradePair }) 
   };
 
   function place(side: OrderSideValue) {
+    if (receiptDue.current) return;
     if (!token) {
       void navigate(loginPath(location.pathname));
       return;
@@ -135,6 +145,7 @@ export const OrderForm = memo(function OrderForm({ pair }: { pair: TradePair }) 
       case 'send':
         dispatch({ type: 'refused_side', side: null });
         submit.submit(decided.request, (order) => {
+          receiptDue.current = true;
           placedAt.current = performance.now();
           setPlaced(order);
         });
@@ -302,13 +313,13 @@ export const OrderForm = memo(function OrderForm({ pair }: { pair: TradePair }) 
           placed={placed}
           placedAt={placedAt.current}
           onView={(order) => {
-            setPlaced(null);
+            closeReceipt();
             // The tab the order is in now, as the server answered: a pending order's is Pending.
             void navigate(
               `${Paths.order}?type=${order.Status === OrderStatus.pending ? OrderStatus.pending : OrderStatus.holding}`,
             );
           }}
-          onClose={() => setPlaced(null)}
+          onClose={closeReceipt}
         />
       </Suspense>
     </section>
