@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApiPath, SOCKET_PATH } from '@pipwise/domain';
@@ -7,25 +6,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DB_KINDS, startTestServer, type TestServer } from './harness.js';
+import { rawGet } from './raw-http.js';
 import { startTradingServer, type TradingServer } from './trading-helpers.js';
-
-/** A raw GET, so the test controls every byte of the URL and headers (fetch would normalise them). */
-function rawGet(baseUrl: string, target: string, headers: Record<string, string> = {}) {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
-    (resolve, reject) => {
-      const req = httpRequest({ hostname, port, path: target, headers, method: 'GET' }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
-        );
-      });
-      req.on('error', reject);
-      req.end();
-    },
-  );
-}
 
 /** Opens the socket with the given headers: 101 when accepted, else the HTTP status of the refusal. */
 function upgradeStatus(baseUrl: string, headers: Record<string, string>): Promise<number> {

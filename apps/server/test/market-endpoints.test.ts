@@ -1,28 +1,10 @@
-import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { ApiPath, dec, type CategoryView, type KlinePointView, type SparklineView, type TradePairView } from '@pipwise/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTRUMENT_SEEDS } from '../src/modules/market/catalog.js';
 import { USER_DOCUMENT } from '../src/http/openapi.js';
 import { DB_KINDS, ManualClock, startTestServer, type TestServer } from './harness.js';
-
-/** A GET as a phone sends it, its body as it came over the wire (fetch would inflate it). */
-function rawGet(url: string, acceptEncoding?: string) {
-  return new Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }>((resolve, reject) => {
-    const headers = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
-    get(url, { headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({
-          encoding: response.headers['content-encoding'],
-          vary: response.headers.vary,
-          body: Buffer.concat(chunks),
-        }),
-      );
-    }).on('error', reject);
-  });
-}
+import { rawGet } from './raw-http.js';
 
 /** Tuesday 2026-11-17 10:00:30 UTC: every session is open. */
 const TUESDAY = Date.UTC(2026, 10, 17, 10, 0, 30);
@@ -164,32 +146,32 @@ describe.each(DB_KINDS)('market endpoints on %s', (kind) => {
 
   it('sends the quotes, the sparklines and the logos compressed to a client that accepts it, byte for byte the same', async () => {
     for (const path of [ApiPath.tradeList, ApiPath.abbreviatedKline, pairs[0]!.Logo]) {
-      const plain = await rawGet(server.baseUrl + path);
-      expect(plain.encoding, path).toBeUndefined();
-      const brotli = await rawGet(server.baseUrl + path, 'gzip, deflate, br');
-      expect(brotli.encoding, path).toBe('br');
-      expect(brotli.vary, path).toContain('accept-encoding');
-      expect(brotli.body.length, path).toBeLessThan(plain.body.length / 2);
-      expect(brotliDecompressSync(brotli.body).equals(plain.body), path).toBe(true);
-      const gzip = await rawGet(server.baseUrl + path, 'gzip');
-      expect(gzip.encoding, path).toBe('gzip');
-      expect(gunzipSync(gzip.body).equals(plain.body), path).toBe(true);
+      const plain = await rawGet(server.baseUrl, path);
+      expect(plain.headers['content-encoding'], path).toBeUndefined();
+      const brotli = await rawGet(server.baseUrl, path, { 'accept-encoding': 'gzip, deflate, br' });
+      expect(brotli.headers['content-encoding'], path).toBe('br');
+      expect(brotli.headers.vary, path).toContain('accept-encoding');
+      expect(brotli.bytes.length, path).toBeLessThan(plain.bytes.length / 2);
+      expect(brotliDecompressSync(brotli.bytes).equals(plain.bytes), path).toBe(true);
+      const gzip = await rawGet(server.baseUrl, path, { 'accept-encoding': 'gzip' });
+      expect(gzip.headers['content-encoding'], path).toBe('gzip');
+      expect(gunzipSync(gzip.bytes).equals(plain.bytes), path).toBe(true);
       for (const unknown of ['__proto__', 'constructor', 'gzip;q=0, br;q=0']) {
-        const asIs = await rawGet(server.baseUrl + path, unknown);
-        expect(asIs.encoding, `${path} ${unknown}`).toBeUndefined();
-        expect(asIs.body.equals(plain.body), `${path} ${unknown}`).toBe(true);
+        const asIs = await rawGet(server.baseUrl, path, { 'accept-encoding': unknown });
+        expect(asIs.headers['content-encoding'], `${path} ${unknown}`).toBeUndefined();
+        expect(asIs.bytes.equals(plain.bytes), `${path} ${unknown}`).toBe(true);
       }
     }
   });
 
   it('sends an answer under 1 KB, and a route that does not ask for compression, as they are', async () => {
-    const categories = await rawGet(server.baseUrl + ApiPath.categories, 'gzip, deflate, br');
-    expect(categories.body.length).toBeLessThan(1024);
-    expect(categories.encoding).toBeUndefined();
-    const document = await rawGet(server.baseUrl + USER_DOCUMENT, 'gzip, deflate, br');
-    expect(document.body.length).toBeGreaterThan(10_000);
-    expect(document.encoding).toBeUndefined();
-    expect(JSON.parse(document.body.toString('utf8'))).toHaveProperty('openapi');
+    const categories = await rawGet(server.baseUrl, ApiPath.categories, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(categories.bytes.length).toBeLessThan(1024);
+    expect(categories.headers['content-encoding']).toBeUndefined();
+    const document = await rawGet(server.baseUrl, USER_DOCUMENT, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(document.bytes.length).toBeGreaterThan(10_000);
+    expect(document.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(document.body)).toHaveProperty('openapi');
   });
 
   it('serves the shipped logos as SVG and nothing else under /logos', async () => {

@@ -21,16 +21,18 @@ setTimeout(prepareFormats);
 
 const root = document.getElementById('root');
 if (root) {
-  const render = () =>
-    createRoot(root).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    );
   // A transition: React renders the first screen in slices of a few milliseconds, yielding between them,
   // instead of one task that held a slow phone's main thread for a third of a second. For a screen of its
   // own chunk it also holds the frame back until the chunk is there: drawn at once, the frame's placeholder
   // made React wait 300 ms after it before showing the screen (its throttle on revealed content), and the
   // screen's largest paint came 135 ms later.
-  void messages.then(() => startTransition(render));
+  void messages.then(() =>
+    startTransition(() =>
+      createRoot(root).render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      ),
+    ),
+  );
 }
